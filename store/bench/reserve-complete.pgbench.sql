@@ -1,0 +1,5 @@
+-- The two statements of a first request (reserve a new key, store its response), as pgbench runs them:
+-- the ceiling the store's reserve-then-complete cycle can approach on this PostgreSQL.
+\set n random(1, 9000000000000000000)
+INSERT INTO idempotency_bench (scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts, created_at, updated_at, expires_at) VALUES ('pgbench', :client_id || '-' || :n, 'fingerprint', 'IN_FLIGHT', '00000000-0000-0000-0000-000000000000', CURRENT_TIMESTAMP + 30000 * INTERVAL '1 millisecond', 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP + 86400000 * INTERVAL '1 millisecond') ON CONFLICT (scope, idem_key) DO NOTHING;
+UPDATE idempotency_bench SET status = 'COMPLETED', response_status = 201, response_headers = '[["Content-Type","application/json"]]', response_body = '\x7b226964223a2263685f31227d'::bytea, lease_expires_at = NULL, updated_at = CURRENT_TIMESTAMP WHERE scope = 'pgbench' AND idem_key = :client_id || '-' || :n AND owner_token = '00000000-0000-0000-0000-000000000000' AND status IN ('IN_FLIGHT', 'UNKNOWN');

@@ -1,0 +1,126 @@
+package dev.idempotency.store;
+
+import java.io.File;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Everything the store needs to know, as a plain immutable object. The agent fills it from its configuration;
+ * {@link #toString()} never shows the password.
+ */
+public final class StoreSettings {
+
+    private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,40}(\\.[A-Za-z_][A-Za-z0-9_]{0,40})?");
+
+    private final String url;
+    private final String user;
+    private final String password;
+    private final String table;
+    private final SchemaMode schemaMode;
+    private final int poolSize;
+    private final Duration connectTimeout;
+    private final Duration queryTimeout;
+    private final Duration lease;
+    private final Duration ttl;
+    private final ExpiredLeasePolicy expiredLeasePolicy;
+    private final int batchSize;
+
+    private StoreSettings(Builder b) {
+        this.url = b.url == null || b.url.trim().isEmpty() ? defaultH2Url() : b.url.trim();
+        this.user = b.user;
+        this.password = b.password;
+        this.table = b.table;
+        this.schemaMode = Objects.requireNonNull(b.schemaMode, "schemaMode");
+        this.poolSize = b.poolSize;
+        this.connectTimeout = b.connectTimeout;
+        this.queryTimeout = b.queryTimeout;
+        this.lease = b.lease;
+        this.ttl = b.ttl;
+        this.expiredLeasePolicy = Objects.requireNonNull(b.expiredLeasePolicy, "expiredLeasePolicy");
+        this.batchSize = b.batchSize;
+        if (!url.startsWith("jdbc:")) fail("url", url, "a JDBC URL (jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql:, jdbc:h2:)");
+        if (!TABLE_NAME.matcher(table).matches()) fail("table", table, "an SQL identifier, optionally schema-qualified (letters, digits, _)");
+        if (poolSize < 1 || poolSize > 500) fail("pool-size", String.valueOf(poolSize), "a number from 1 to 500");
+        requirePositive("connect-timeout", connectTimeout, Duration.ofMillis(250));
+        requirePositive("query-timeout", queryTimeout, Duration.ofSeconds(1));
+        requirePositive("lease", lease, Duration.ofMillis(100));
+        requirePositive("ttl", ttl, Duration.ofMillis(100));
+        if (batchSize < 1) fail("batch-size", String.valueOf(batchSize), "a positive number");
+    }
+
+    /** The zero-set-up default: an H2 file database in the user's home directory. */
+    public static String defaultH2Url() {
+        String home = System.getProperty("user.home", ".");
+        return "jdbc:h2:file:" + new File(home, ".idempotency-agent" + File.separator + "store").getAbsolutePath();
+    }
+
+    private static void requirePositive(String name, Duration value, Duration minimum) {
+        if (value == null || value.compareTo(minimum) < 0) fail(name, String.valueOf(value), "a duration of at least " + minimum.toMillis() + "ms");
+    }
+
+    private static void fail(String name, String value, String accepted) {
+        throw new StoreConfigurationException("store setting '" + name + "' is '" + value + "'; expected " + accepted);
+    }
+
+    public static Builder builder() { return new Builder(); }
+
+    public String url() { return url; }
+    public String user() { return user; }
+    public String password() { return password; }
+    public String table() { return table; }
+    public SchemaMode schemaMode() { return schemaMode; }
+    public int poolSize() { return poolSize; }
+    public Duration connectTimeout() { return connectTimeout; }
+    public Duration queryTimeout() { return queryTimeout; }
+    public Duration lease() { return lease; }
+    public Duration ttl() { return ttl; }
+    public ExpiredLeasePolicy expiredLeasePolicy() { return expiredLeasePolicy; }
+    public int batchSize() { return batchSize; }
+
+    /** The URL with any password parameter masked, for log lines. */
+    public String redactedUrl() {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+    }
+
+    @Override
+    public String toString() {
+        return "StoreSettings[url=" + redactedUrl() + ", user=" + user + ", password=" + (password == null ? "none" : "***")
+                + ", table=" + table + ", schema=" + schemaMode + ", pool=" + poolSize + ", lease=" + lease + ", ttl=" + ttl
+                + ", expiredLease=" + expiredLeasePolicy + "]";
+    }
+
+    public static final class Builder {
+        private String url;
+        private String user;
+        private String password;
+        private String table = "idempotency_keys";
+        private SchemaMode schemaMode = SchemaMode.CREATE;
+        private int poolSize = 10;
+        private Duration connectTimeout = Duration.ofSeconds(2);
+        private Duration queryTimeout = Duration.ofSeconds(5);
+        private Duration lease = Duration.ofSeconds(30);
+        private Duration ttl = Duration.ofHours(24);
+        private ExpiredLeasePolicy expiredLeasePolicy = ExpiredLeasePolicy.RECONCILE;
+        private int batchSize = 500;
+
+        /** JDBC URL; null or blank selects the embedded H2 default. */
+        public Builder url(String url) { this.url = url; return this; }
+        public Builder user(String user) { this.user = user; return this; }
+        public Builder password(String password) { this.password = password; return this; }
+        public Builder table(String table) { this.table = table; return this; }
+        public Builder schemaMode(SchemaMode schemaMode) { this.schemaMode = schemaMode; return this; }
+        public Builder poolSize(int poolSize) { this.poolSize = poolSize; return this; }
+        /** How long to wait for a connection before {@link StoreUnavailableException}. */
+        public Builder connectTimeout(Duration connectTimeout) { this.connectTimeout = connectTimeout; return this; }
+        /** How long one statement may wait on the network before {@link StoreUnavailableException}. */
+        public Builder queryTimeout(Duration queryTimeout) { this.queryTimeout = queryTimeout; return this; }
+        public Builder lease(Duration lease) { this.lease = lease; return this; }
+        public Builder ttl(Duration ttl) { this.ttl = ttl; return this; }
+        public Builder expiredLeasePolicy(ExpiredLeasePolicy policy) { this.expiredLeasePolicy = policy; return this; }
+        /** Rows per statement in the sweeper and the purge. */
+        public Builder batchSize(int batchSize) { this.batchSize = batchSize; return this; }
+
+        public StoreSettings build() { return new StoreSettings(this); }
+    }
+}

@@ -1,0 +1,159 @@
+package dev.idempotency.store.jdbc;
+
+import dev.idempotency.store.SchemaMode;
+import dev.idempotency.store.StoreConfigurationException;
+import dev.idempotency.store.jdbc.dialect.Dialect;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** Creates the table from the shipped DDL, or checks that an existing one is usable and says precisely what is not. */
+public final class SchemaManager {
+
+    /** The schema version this release writes and reads. */
+    public static final int SCHEMA_VERSION = 1;
+
+    static final List<String> COLUMNS = Arrays.asList("scope", "idem_key", "fingerprint", "status", "owner_token",
+            "lease_expires_at", "response_status", "response_headers", "response_body", "attempts", "created_at",
+            "updated_at", "expires_at");
+
+    private SchemaManager() {
+    }
+
+    /** Path of the shipped DDL for a dialect, on the class path. */
+    public static String ddlResource(Dialect dialect) {
+        return "dev/idempotency/store/schema/" + dialect.name() + ".sql";
+    }
+
+    /** The shipped DDL for a dialect with the table name filled in, as separate statements. */
+    public static List<String> ddlStatements(Dialect dialect, String table) {
+        String script = readResource(ddlResource(dialect));
+        String name = table.contains(".") ? table.substring(table.indexOf('.') + 1) : table;
+        script = script.replace("${table}", table).replace("${name}", name);
+        List<String> statements = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : script.split("\n")) {
+            String trimmed = line.trim();
+            if (trimmed.startsWith("--") || trimmed.isEmpty()) continue;
+            current.append(line).append('\n');
+            if (trimmed.endsWith(";")) {
+                String statement = current.toString().trim();
+                statements.add(statement.substring(0, statement.length() - 1));
+                current.setLength(0);
+            }
+        }
+        return statements;
+    }
+
+    static void apply(Connection connection, Dialect dialect, String table, SchemaMode mode) throws SQLException {
+        if (mode == SchemaMode.NONE) return;
+        if (mode == SchemaMode.CREATE) create(connection, dialect, table);
+        validate(connection, dialect, table);
+    }
+
+    private static final int CREATE_ATTEMPTS = 3;
+    private static final Object CREATE_LOCK = new Object();
+
+    private static void create(Connection connection, Dialect dialect, String table) throws SQLException {
+        // Nodes starting at once race on CREATE ... IF NOT EXISTS; within one JVM the lock orders them, across JVMs a
+        // later attempt finds what the winner created.
+        synchronized (CREATE_LOCK) {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    runDdl(connection, dialect, table);
+                    return;
+                } catch (SQLException e) {
+                    if (isConnectionProblem(e)) throw e;
+                    if (attempt == CREATE_ATTEMPTS) {
+                        throw new StoreConfigurationException("cannot create idempotency table '" + table + "' (" + e.getMessage()
+                                + "); create it with " + ddlResource(dialect) + " and use schema mode validate", e);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void runDdl(Connection connection, Dialect dialect, String table) throws SQLException {
+        String lock = dialect.schemaLockStatement(table);
+        if (lock != null) connection.setAutoCommit(false);
+        try (Statement statement = connection.createStatement()) {
+            if (lock != null) statement.execute(lock);
+            for (String sql : ddlStatements(dialect, table)) statement.execute(sql);
+            if (lock != null) connection.commit();
+        } catch (SQLException e) {
+            if (lock != null) connection.rollback();
+            throw e;
+        } finally {
+            if (lock != null) connection.setAutoCommit(true);
+        }
+    }
+
+    static void validate(Connection connection, Dialect dialect, String table) throws SQLException {
+        Set<String> present = new LinkedHashSet<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
+            ResultSetMetaData meta = rs.getMetaData();
+            for (int i = 1; i <= meta.getColumnCount(); i++) present.add(meta.getColumnLabel(i).toLowerCase(Locale.ROOT));
+        } catch (SQLException e) {
+            if (isConnectionProblem(e)) throw e;
+            throw new StoreConfigurationException("idempotency table '" + table + "' is not usable: " + e.getMessage()
+                    + "; create it with " + ddlResource(dialect) + " (or use schema mode create)", e);
+        }
+        List<String> missing = new ArrayList<>();
+        for (String column : COLUMNS) if (!present.contains(column)) missing.add(column);
+        if (!missing.isEmpty()) {
+            throw new StoreConfigurationException("idempotency table '" + table + "' lacks columns " + missing
+                    + "; its definition is in " + ddlResource(dialect));
+        }
+        int version;
+        try (Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT MAX(version) FROM " + table + "_schema")) {
+            rs.next();
+            version = rs.getInt(1);
+        } catch (SQLException e) {
+            if (isConnectionProblem(e)) throw e;
+            throw new StoreConfigurationException("schema version table '" + table + "_schema' is not usable: " + e.getMessage()
+                    + "; create it with " + ddlResource(dialect), e);
+        }
+        if (version == 0) {
+            throw new StoreConfigurationException("schema version table '" + table + "_schema' is empty; insert version "
+                    + SCHEMA_VERSION + " as " + ddlResource(dialect) + " does");
+        }
+        if (version > SCHEMA_VERSION) {
+            throw new StoreConfigurationException("idempotency table '" + table + "' has schema version " + version
+                    + ", newer than this release understands (" + SCHEMA_VERSION + "); upgrade the agent");
+        }
+    }
+
+    static boolean isConnectionProblem(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && state.startsWith("08") || e instanceof java.sql.SQLTransientConnectionException
+                || e instanceof java.sql.SQLNonTransientConnectionException || e instanceof java.sql.SQLRecoverableException
+                || e.getCause() instanceof IOException;
+    }
+
+    private static String readResource(String path) {
+        try (InputStream in = SchemaManager.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) throw new IllegalStateException("missing resource " + path);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] buffer = new byte[4096];
+            for (int n; (n = in.read(buffer)) > 0; ) out.write(buffer, 0, n);
+            return new String(out.toByteArray(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + path, e);
+        }
+    }
+}

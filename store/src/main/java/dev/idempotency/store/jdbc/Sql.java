@@ -1,0 +1,81 @@
+package dev.idempotency.store.jdbc;
+
+import dev.idempotency.store.jdbc.dialect.Dialect;
+
+/** Every statement the store runs, written once for a table and a dialect. */
+final class Sql {
+    private static final String RESPONSE_COLUMNS = "response_status, response_headers, response_body";
+
+    final String insert;
+    final String selectState;
+    final String takeOverExpiredKey;
+    final String takeOverRetryable;
+    final String takeOverExpiredLease;
+    final String markUnknown;
+    final String complete;
+    final String release;
+    final String sweepToUnknown;
+    final String sweepToRetryable;
+    final String purge;
+    final String find;
+    final String list;
+    final String resolveForRetry;
+    final String resolveAsCompleted;
+    final String delete;
+    private final String renewPrefix;
+
+    Sql(Dialect d, String table, int batchSize) {
+        String now = d.now();
+        String plus = d.nowPlusMillisParameter();
+        String byId = " WHERE scope = ? AND idem_key = ?";
+        String newLease = "status = 'IN_FLIGHT', owner_token = ?, lease_expires_at = " + plus + ", updated_at = " + now;
+
+        insert = d.insertIfAbsent(table,
+                "scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts, created_at, updated_at, expires_at",
+                "?, ?, ?, 'IN_FLIGHT', ?, " + plus + ", 1, " + now + ", " + now + ", " + plus);
+        selectState = "SELECT fingerprint, status, owner_token, " + RESPONSE_COLUMNS + ", "
+                + d.millisUntil("lease_expires_at") + " AS lease_left_ms, "
+                + "CASE WHEN expires_at <= " + now + " THEN 1 ELSE 0 END AS expired FROM " + table + byId;
+        // An expired terminal key counts as new: reset everything, as if it had just been inserted.
+        takeOverExpiredKey = "UPDATE " + table + " SET fingerprint = ?, " + newLease + ", attempts = 1, response_status = NULL, "
+                + "response_headers = NULL, response_body = NULL, created_at = " + now + ", expires_at = " + plus
+                + byId + " AND status IN ('COMPLETED', 'RETRYABLE') AND expires_at <= " + now;
+        takeOverRetryable = "UPDATE " + table + " SET " + newLease + ", attempts = attempts + 1"
+                + byId + " AND fingerprint = ? AND status = 'RETRYABLE'";
+        takeOverExpiredLease = "UPDATE " + table + " SET " + newLease + ", attempts = attempts + 1"
+                + byId + " AND fingerprint = ? AND status = 'IN_FLIGHT' AND owner_token = ? AND lease_expires_at <= " + now;
+        // The owner keeps its token: if it was only slow, its late completion still records the truth.
+        markUnknown = "UPDATE " + table + " SET status = 'UNKNOWN', lease_expires_at = NULL, updated_at = " + now
+                + byId + " AND status = 'IN_FLIGHT' AND owner_token = ? AND lease_expires_at <= " + now;
+        complete = "UPDATE " + table + " SET status = 'COMPLETED', response_status = ?, response_headers = ?, response_body = ?, "
+                + "lease_expires_at = NULL, updated_at = " + now
+                + byId + " AND owner_token = ? AND status IN ('IN_FLIGHT', 'UNKNOWN')";
+        release = "UPDATE " + table + " SET status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = " + now
+                + byId + " AND owner_token = ? AND status IN ('IN_FLIGHT', 'UNKNOWN')";
+        renewPrefix = "UPDATE " + table + " SET lease_expires_at = " + plus + " WHERE status = 'IN_FLIGHT' AND (";
+        String expiredLease = "status = 'IN_FLIGHT' AND lease_expires_at <= " + now;
+        sweepToUnknown = d.limitedUpdate(table, "status = 'UNKNOWN', lease_expires_at = NULL, updated_at = " + now, expiredLease, batchSize);
+        sweepToRetryable = d.limitedUpdate(table,
+                "status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = " + now, expiredLease, batchSize);
+        purge = d.limitedDelete(table, "status IN ('COMPLETED', 'RETRYABLE') AND expires_at <= " + now, batchSize);
+        String record = "SELECT scope, idem_key, fingerprint, status, attempts, lease_expires_at, created_at, updated_at, expires_at, "
+                + RESPONSE_COLUMNS + " FROM " + table;
+        find = record + byId;
+        list = record + " WHERE status = ? ORDER BY updated_at" + d.limitParameter();
+        resolveForRetry = "UPDATE " + table + " SET status = 'RETRYABLE', owner_token = NULL, updated_at = " + now
+                + byId + " AND status = 'UNKNOWN'";
+        resolveAsCompleted = "UPDATE " + table + " SET status = 'COMPLETED', response_status = ?, response_headers = ?, "
+                + "response_body = ?, updated_at = " + now + byId + " AND status = 'UNKNOWN'";
+        delete = "DELETE FROM " + table + byId;
+    }
+
+    /** One statement renewing {@code count} tokens: each is matched by its primary key and its token. */
+    String renew(int count) {
+        StringBuilder sql = new StringBuilder(renewPrefix);
+        for (int i = 0; i < count; i++) {
+            if (i > 0) sql.append(" OR ");
+            sql.append("(scope = ? AND idem_key = ? AND owner_token = ?)");
+        }
+        return sql.append(')').toString();
+    }
+}

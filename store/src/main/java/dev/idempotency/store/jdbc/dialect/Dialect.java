@@ -1,0 +1,81 @@
+package dev.idempotency.store.jdbc.dialect;
+
+import dev.idempotency.store.StoreConfigurationException;
+import dev.idempotency.store.StoreSettings;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Properties;
+
+/**
+ * What differs between databases: time arithmetic on the database's own clock, the conflict-free insert, bounded
+ * batch statements, driver timeouts and the shipped DDL. Everything else is plain SQL shared by all.
+ */
+public abstract class Dialect {
+
+    /** Chooses the dialect from the JDBC URL. */
+    public static Dialect forUrl(String url) {
+        String lower = url.toLowerCase(java.util.Locale.ROOT);
+        if (lower.startsWith("jdbc:postgresql:")) return new PostgresDialect();
+        if (lower.startsWith("jdbc:mariadb:") || lower.startsWith("jdbc:mysql:")) return new MySqlDialect(lower.startsWith("jdbc:mysql:"));
+        if (lower.startsWith("jdbc:h2:")) return new H2Dialect();
+        throw new StoreConfigurationException("unsupported JDBC URL '" + url.replaceAll("(?i)(password=)[^&;]*", "$1***")
+                + "'; expected jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql: or jdbc:h2:");
+    }
+
+    /** Short name, also the base name of the shipped DDL resource. */
+    public abstract String name();
+
+    /** The JDBC driver class this store instantiates directly (never through DriverManager). */
+    public abstract String driverClassName();
+
+    /** Driver connection properties carrying the connect and network timeouts. */
+    public abstract Properties driverProperties(StoreSettings settings);
+
+    /** The database's current time as an SQL expression. */
+    public abstract String now();
+
+    /** The database's current time plus a number of milliseconds given as one {@code ?} parameter. */
+    public abstract String nowPlusMillisParameter();
+
+    /** Milliseconds from the database's current time until the timestamp column (negative once past). */
+    public abstract String millisUntil(String column);
+
+    /** An insert that does nothing (update count 0) when the primary key exists, instead of failing. */
+    public abstract String insertIfAbsent(String table, String columns, String values);
+
+    /** Whether this exception is the duplicate-key conflict that {@link #insertIfAbsent} could not absorb. */
+    public boolean isDuplicateKey(SQLException e) {
+        return "23505".equals(e.getSQLState()) || "23000".equals(e.getSQLState()) && e.getErrorCode() == 1062;
+    }
+
+    /** An update of at most {@code limit} rows matching {@code where}, taking no lock on rows that other statements hold. */
+    public abstract String limitedUpdate(String table, String set, String where, int limit);
+
+    /** A delete of at most {@code limit} rows matching {@code where}. */
+    public abstract String limitedDelete(String table, String where, int limit);
+
+    /** Clause appended to an ordered select to return at most one {@code ?} parameter's rows. */
+    public String limitParameter() {
+        return " FETCH FIRST ? ROWS ONLY";
+    }
+
+    /**
+     * A statement that, run first in the DDL transaction, makes nodes creating the schema at once wait for each other;
+     * null where the dialect's DDL is safe to race.
+     */
+    public String schemaLockStatement(String table) {
+        return null;
+    }
+
+    /** Reads a timestamp column written by {@link #now()} arithmetic. */
+    public abstract Instant readInstant(ResultSet rs, String column) throws SQLException;
+
+    static int seconds(java.time.Duration d) {
+        return (int) Math.max(1, (d.toMillis() + 999) / 1000);
+    }
+
+    @Override
+    public String toString() { return name(); }
+}

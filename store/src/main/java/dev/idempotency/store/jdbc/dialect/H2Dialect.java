@@ -1,0 +1,58 @@
+package dev.idempotency.store.jdbc.dialect;
+
+import dev.idempotency.store.StoreSettings;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Properties;
+
+/** The embedded default. */
+final class H2Dialect extends Dialect {
+
+    @Override public String name() { return "h2"; }
+
+    @Override public String driverClassName() { return "org.h2.Driver"; }
+
+    @Override
+    public Properties driverProperties(StoreSettings settings) {
+        return new Properties();
+    }
+
+    @Override public String now() { return "CURRENT_TIMESTAMP"; }
+
+    @Override public String nowPlusMillisParameter() { return "DATEADD(MILLISECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)"; }
+
+    @Override public String millisUntil(String column) { return "DATEDIFF(MILLISECOND, CURRENT_TIMESTAMP, " + column + ")"; }
+
+    /*
+     * H2 has no conflict-ignoring insert outside its compatibility modes. A plain insert in autocommit is one atomic
+     * statement whose failure aborts nothing else; the store reads the duplicate-key error as "present".
+     */
+    @Override
+    public String insertIfAbsent(String table, String columns, String values) {
+        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ")";
+    }
+
+    // H2 2.2 miscounts the rows of DELETE ... FETCH FIRST; selecting the batch's keys in a subquery counts right.
+    @Override
+    public String limitedUpdate(String table, String set, String where, int limit) {
+        return "UPDATE " + table + " SET " + set + " WHERE " + where + " AND " + batchKeys(table, where, limit);
+    }
+
+    @Override
+    public String limitedDelete(String table, String where, int limit) {
+        return "DELETE FROM " + table + " WHERE " + where + " AND " + batchKeys(table, where, limit);
+    }
+
+    private static String batchKeys(String table, String where, int limit) {
+        return "(scope, idem_key) IN (SELECT scope, idem_key FROM " + table + " WHERE " + where + " FETCH FIRST " + limit + " ROWS ONLY)";
+    }
+
+    @Override
+    public Instant readInstant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+}

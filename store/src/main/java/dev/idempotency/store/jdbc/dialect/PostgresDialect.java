@@ -1,0 +1,66 @@
+package dev.idempotency.store.jdbc.dialect;
+
+import dev.idempotency.store.StoreSettings;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Properties;
+
+final class PostgresDialect extends Dialect {
+
+    @Override public String name() { return "postgresql"; }
+
+    @Override public String driverClassName() { return "org.postgresql.Driver"; }
+
+    @Override
+    public Properties driverProperties(StoreSettings settings) {
+        Properties p = new Properties();
+        p.setProperty("connectTimeout", String.valueOf(seconds(settings.connectTimeout())));
+        p.setProperty("loginTimeout", String.valueOf(seconds(settings.connectTimeout())));
+        p.setProperty("socketTimeout", String.valueOf(seconds(settings.queryTimeout())));
+        p.setProperty("tcpKeepAlive", "true");
+        p.setProperty("ApplicationName", "idempotency-store");
+        return p;
+    }
+
+    // In autocommit CURRENT_TIMESTAMP is the statement's start: one consistent instant per statement.
+    @Override public String now() { return "CURRENT_TIMESTAMP"; }
+
+    @Override public String nowPlusMillisParameter() { return "(CURRENT_TIMESTAMP + CAST(? AS BIGINT) * INTERVAL '1 millisecond')"; }
+
+    @Override public String millisUntil(String column) {
+        return "CAST(EXTRACT(EPOCH FROM (" + column + " - CURRENT_TIMESTAMP)) * 1000 AS BIGINT)";
+    }
+
+    @Override
+    public String insertIfAbsent(String table, String columns, String values) {
+        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT (scope, idem_key) DO NOTHING";
+    }
+
+    @Override
+    public String limitedUpdate(String table, String set, String where, int limit) {
+        return "UPDATE " + table + " SET " + set + " WHERE " + where + " AND (scope, idem_key) IN (SELECT scope, idem_key FROM "
+                + table + " WHERE " + where + " LIMIT " + limit + " FOR UPDATE SKIP LOCKED)";
+    }
+
+    @Override
+    public String limitedDelete(String table, String where, int limit) {
+        return "DELETE FROM " + table + " WHERE " + where + " AND (scope, idem_key) IN (SELECT scope, idem_key FROM "
+                + table + " WHERE " + where + " LIMIT " + limit + " FOR UPDATE SKIP LOCKED)";
+    }
+
+    // CREATE ... IF NOT EXISTS races on the catalog's unique indexes in PostgreSQL; its DDL is transactional, so a
+    // transaction-scoped advisory lock serialises the nodes.
+    @Override
+    public String schemaLockStatement(String table) {
+        return "SELECT pg_advisory_xact_lock(hashtext('idempotency-schema:" + table + "'))";
+    }
+
+    @Override
+    public Instant readInstant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+}

@@ -1,0 +1,530 @@
+package dev.idempotency.store;
+
+import dev.idempotency.store.Reservation.Outcome;
+import dev.idempotency.store.StoredResponse.Header;
+import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+import dev.idempotency.store.testing.Await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Every behaviour of the store, run against each database by a thin subclass. */
+abstract class IdempotencyStoreContract {
+
+    private static final Duration SHORT = Duration.ofMillis(300);
+    private static final Duration AWAIT = Duration.ofSeconds(10);
+
+    private final List<JdbcIdempotencyStore> opened = new ArrayList<>();
+    private final String table = "idem_test_" + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
+
+    /** URL, user and password of the database under test. */
+    protected abstract String url();
+
+    protected String user() { return null; }
+
+    protected String password() { return null; }
+
+    protected StoreSettings.Builder settings() {
+        return StoreSettings.builder().url(url()).user(user()).password(password()).table(table);
+    }
+
+    protected JdbcIdempotencyStore open(StoreSettings.Builder builder) {
+        JdbcIdempotencyStore store = JdbcIdempotencyStore.open(builder.build());
+        opened.add(store);
+        return store;
+    }
+
+    protected JdbcIdempotencyStore store() {
+        return open(settings());
+    }
+
+    @AfterEach
+    void dropTable() throws SQLException {
+        opened.forEach(JdbcIdempotencyStore::close);
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + table);
+            s.execute("DROP TABLE IF EXISTS " + table + "_schema");
+        }
+    }
+
+    protected Connection connect() throws SQLException {
+        return user() == null ? DriverManager.getConnection(url()) : DriverManager.getConnection(url(), user(), password());
+    }
+
+    protected String table() { return table; }
+
+    private static StoredResponse response(int status, String body) {
+        return new StoredResponse(status, Arrays.asList(new Header("Content-Type", "text/plain; charset=UTF-8")),
+                body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    // ---- reserve
+
+    @Test
+    void aNewKeyIsAcquired() {
+        Reservation r = store().reserve("tenant", "k1", "fp");
+        assertEquals(Outcome.ACQUIRED, r.outcome());
+        assertTrue(r.owned());
+        assertEquals("k1", r.token().key());
+    }
+
+    @Test
+    void aCompletedKeyReplaysTheStoredResponseByteForByte() {
+        JdbcIdempotencyStore store = store();
+        byte[] body = new byte[70_000];
+        for (int i = 0; i < body.length; i++) body[i] = (byte) (i * 31 + (i >> 8));
+        List<Header> headers = Arrays.asList(new Header("Content-Type", "application/octet-stream"),
+                new Header("Set-Cookie", "a=1"), new Header("Set-Cookie", "b=\"2\"; Path=/"), new Header("X-Ünïcode", "wert €"));
+        StoredResponse original = new StoredResponse(201, headers, body);
+
+        Reservation first = store.reserve("tenant", "k", "fp");
+        assertTrue(store.complete(first.token(), original));
+
+        Reservation retry = store.reserve("tenant", "k", "fp");
+        assertEquals(Outcome.REPLAY, retry.outcome());
+        assertEquals(201, retry.response().status());
+        assertEquals(headers, retry.response().headers());
+        assertArrayEquals(body, retry.response().body());
+    }
+
+    @Test
+    void anEmptyBodyIsKeptAsEmpty() {
+        JdbcIdempotencyStore store = store();
+        Reservation first = store.reserve("t", "k", "fp");
+        store.complete(first.token(), new StoredResponse(204, Collections.emptyList(), new byte[0]));
+        StoredResponse replayed = store.reserve("t", "k", "fp").response();
+        assertEquals(204, replayed.status());
+        assertEquals(0, replayed.bodyLength());
+        assertTrue(replayed.headers().isEmpty());
+    }
+
+    @Test
+    void aKeyInFlightReportsTheTimeLeftOnItsLease() {
+        JdbcIdempotencyStore store = open(settings().lease(Duration.ofSeconds(30)));
+        store.reserve("t", "k", "fp");
+        Reservation second = store.reserve("t", "k", "fp");
+        assertEquals(Outcome.IN_FLIGHT, second.outcome());
+        assertTrue(second.leaseRemainingMillis() > 25_000 && second.leaseRemainingMillis() <= 30_000,
+                "lease left: " + second.leaseRemainingMillis());
+        assertFalse(second.owned());
+    }
+
+    @Test
+    void aDifferentFingerprintIsAMismatchWhileInFlightAndOnceCompleted() {
+        JdbcIdempotencyStore store = store();
+        Reservation first = store.reserve("t", "k", "fp-a");
+        assertEquals(Outcome.MISMATCH, store.reserve("t", "k", "fp-b").outcome());
+        store.complete(first.token(), response(200, "ok"));
+        assertEquals(Outcome.MISMATCH, store.reserve("t", "k", "fp-b").outcome());
+        assertEquals(Outcome.REPLAY, store.reserve("t", "k", "fp-a").outcome());
+    }
+
+    @Test
+    void scopesAreIndependent() {
+        JdbcIdempotencyStore store = store();
+        Reservation alice = store.reserve("alice", "same-key", "fp-alice");
+        store.complete(alice.token(), response(200, "alice's receipt"));
+
+        Reservation bob = store.reserve("bob", "same-key", "fp-bob");
+        assertEquals(Outcome.ACQUIRED, bob.outcome());
+        store.complete(bob.token(), response(200, "bob's receipt"));
+
+        assertEquals("alice's receipt", new String(store.reserve("alice", "same-key", "fp-alice").response().body()));
+        assertEquals("bob's receipt", new String(store.reserve("bob", "same-key", "fp-bob").response().body()));
+    }
+
+    @Test
+    void keysAndScopesAreCaseSensitive() {
+        JdbcIdempotencyStore store = store();
+        store.reserve("Tenant", "Key", "fp");
+        assertEquals(Outcome.ACQUIRED, store.reserve("Tenant", "KEY", "fp").outcome());
+        assertEquals(Outcome.ACQUIRED, store.reserve("TENANT", "Key", "fp").outcome());
+    }
+
+    @Test
+    void completeOnlyOnceAndOnlyByTheOwner() {
+        JdbcIdempotencyStore store = store();
+        Reservation r = store.reserve("t", "k", "fp");
+        assertFalse(store.complete(new OwnershipToken("t", "k", "not-the-token"), response(200, "forged")));
+        assertTrue(store.complete(r.token(), response(200, "first")));
+        assertFalse(store.complete(r.token(), response(200, "second")));
+        assertEquals("first", new String(store.reserve("t", "k", "fp").response().body()));
+    }
+
+    // ---- release
+
+    @Test
+    void aReleasedKeyIsReacquiredByTheNextRequestWithTheSameFingerprint() {
+        JdbcIdempotencyStore store = store();
+        Reservation first = store.reserve("t", "k", "fp");
+        assertTrue(store.release(first.token()));
+        assertEquals(Outcome.MISMATCH, store.reserve("t", "k", "other").outcome());
+
+        Reservation second = store.reserve("t", "k", "fp");
+        assertEquals(Outcome.REACQUIRED, second.outcome());
+        assertNotEquals(first.token(), second.token());
+        assertFalse(store.complete(first.token(), response(200, "stale")), "the released owner no longer owns the key");
+        assertTrue(store.complete(second.token(), response(200, "second")));
+        assertEquals(2, store.find("t", "k").get().attempts());
+    }
+
+    // ---- expired leases
+
+    @Test
+    void underReconcileAnExpiredLeaseBecomesOutcomeUnknownAndIsNeverReexecuted() {
+        JdbcIdempotencyStore store = open(settings().lease(SHORT).expiredLeasePolicy(ExpiredLeasePolicy.RECONCILE));
+        store.reserve("t", "k", "fp");
+        Await.until("the lease to expire", AWAIT, () -> store.reserve("t", "k", "fp").outcome(), o -> o != Outcome.IN_FLIGHT);
+        for (int i = 0; i < 3; i++) assertEquals(Outcome.OUTCOME_UNKNOWN, store.reserve("t", "k", "fp").outcome());
+        assertEquals(KeyStatus.UNKNOWN, store.find("t", "k").get().status());
+        assertEquals(Outcome.MISMATCH, store.reserve("t", "k", "other").outcome());
+    }
+
+    @Test
+    void aSlowOwnerThatFinishesAfterItsKeyBecameUnknownStillRecordsTheTruth() {
+        JdbcIdempotencyStore store = open(settings().lease(SHORT));
+        Reservation slow = store.reserve("t", "k", "fp");
+        Await.until("the key to become unknown", AWAIT, () -> store.reserve("t", "k", "fp").outcome(), o -> o == Outcome.OUTCOME_UNKNOWN);
+        assertTrue(store.complete(slow.token(), response(201, "late but real")));
+        assertEquals("late but real", new String(store.reserve("t", "k", "fp").response().body()));
+    }
+
+    @Test
+    void underRetryAnExpiredLeaseIsTakenOverAndTheStaleOwnerIsFencedOff() {
+        JdbcIdempotencyStore store = open(settings().lease(SHORT).expiredLeasePolicy(ExpiredLeasePolicy.RETRY));
+        Reservation stale = store.reserve("t", "k", "fp");
+        Reservation takeover = Await.until("a takeover", AWAIT, () -> store.reserve("t", "k", "fp"),
+                r -> r.outcome() != Outcome.IN_FLIGHT);
+        assertEquals(Outcome.REACQUIRED, takeover.outcome());
+
+        assertTrue(store.complete(takeover.token(), response(200, "new owner")));
+        assertFalse(store.complete(stale.token(), response(200, "stale owner")), "fencing: the stale owner must not overwrite");
+        assertFalse(store.release(stale.token()));
+        assertEquals("new owner", new String(store.reserve("t", "k", "fp").response().body()));
+    }
+
+    @Test
+    void renewKeepsASlowOwnersLeaseAcrossManyLeaseLengths() throws InterruptedException {
+        JdbcIdempotencyStore store = open(settings().lease(SHORT).expiredLeasePolicy(ExpiredLeasePolicy.RETRY));
+        Reservation slow = store.reserve("t", "slow", "fp");
+        Reservation other = store.reserve("t", "other", "fp");
+        long end = System.nanoTime() + SHORT.toNanos() * 5;
+        while (System.nanoTime() < end) {
+            // The heartbeat itself: renewing every third of a lease is what the agent's heartbeat does.
+            assertEquals(2, store.renew(Arrays.asList(slow.token(), other.token())));
+            assertEquals(Outcome.IN_FLIGHT, store.reserve("t", "slow", "fp").outcome());
+            Thread.sleep(SHORT.toMillis() / 3);
+        }
+        assertTrue(store.complete(slow.token(), response(200, "slow but fine")));
+        assertEquals(Outcome.REPLAY, store.reserve("t", "slow", "fp").outcome());
+    }
+
+    @Test
+    void renewIgnoresTokensThatNoLongerOwnTheirKey() {
+        JdbcIdempotencyStore store = store();
+        Reservation done = store.reserve("t", "done", "fp");
+        store.complete(done.token(), response(200, "x"));
+        Reservation live = store.reserve("t", "live", "fp");
+        assertEquals(1, store.renew(Arrays.asList(done.token(), live.token(), new OwnershipToken("t", "live", "forged"))));
+        assertEquals(0, store.renew(Collections.emptyList()));
+    }
+
+    @Test
+    void renewHandlesMoreTokensThanOneStatementCarries() {
+        JdbcIdempotencyStore store = store();
+        List<OwnershipToken> tokens = new ArrayList<>();
+        for (int i = 0; i < 450; i++) tokens.add(store.reserve("t", "k" + i, "fp").token());
+        assertEquals(450, store.renew(tokens));
+    }
+
+    // ---- sweeper and purge
+
+    @Test
+    void theSweeperTurnsExpiredLeasesUnknownInBatchesUnderReconcile() {
+        JdbcIdempotencyStore store = open(settings().lease(SHORT).batchSize(2));
+        for (int i = 0; i < 5; i++) store.reserve("t", "k" + i, "fp");
+        Reservation live = open(settings().lease(Duration.ofMinutes(5))).reserve("t", "live", "fp");
+        Await.until("leases to expire", AWAIT, () -> store.reserve("t", "k4", "fp").outcome(), o -> o != Outcome.IN_FLIGHT);
+        // k4 was turned unknown by the reserve above; the sweeper finds the other four.
+        assertEquals(4, store.sweepExpiredLeases());
+        assertEquals(0, store.sweepExpiredLeases());
+        assertEquals(5, store.list(KeyStatus.UNKNOWN, 100).size());
+        assertEquals(KeyStatus.IN_FLIGHT, store.find("t", "live").get().status());
+        assertTrue(store.complete(live.token(), response(200, "ok")));
+    }
+
+    @Test
+    void theSweeperMakesExpiredLeasesRetryableUnderRetry() {
+        JdbcIdempotencyStore store = open(settings().lease(SHORT).expiredLeasePolicy(ExpiredLeasePolicy.RETRY).batchSize(2));
+        List<OwnershipToken> stale = new ArrayList<>();
+        for (int i = 0; i < 3; i++) stale.add(store.reserve("t", "k" + i, "fp").token());
+        Await.until("leases to expire", AWAIT, store::sweepExpiredLeases, n -> n > 0);
+        Await.until("all leases swept", AWAIT, () -> store.list(KeyStatus.RETRYABLE, 10).size(), n -> n == 3);
+        assertEquals(Outcome.REACQUIRED, store.reserve("t", "k0", "fp").outcome());
+        assertFalse(store.complete(stale.get(1), response(200, "stale")));
+    }
+
+    @Test
+    void thePurgeDeletesExpiredTerminalKeysOnlyInBatches() {
+        JdbcIdempotencyStore shortLived = open(settings().ttl(SHORT).batchSize(2));
+        for (int i = 0; i < 3; i++) shortLived.complete(shortLived.reserve("t", "done" + i, "fp").token(), response(200, "x"));
+        shortLived.release(shortLived.reserve("t", "released", "fp").token());
+        Reservation running = shortLived.reserve("t", "running", "fp");
+        JdbcIdempotencyStore longLived = open(settings());
+        longLived.complete(longLived.reserve("t", "fresh", "fp").token(), response(200, "x"));
+
+        java.util.concurrent.atomic.AtomicInteger purged = new java.util.concurrent.atomic.AtomicInteger();
+        Await.until("four keys purged", AWAIT, () -> purged.addAndGet(shortLived.purgeExpired()), n -> n >= 4);
+        assertEquals(4, purged.get());
+        assertEquals(0, shortLived.purgeExpired());
+        assertFalse(shortLived.find("t", "done0").isPresent());
+        assertFalse(shortLived.find("t", "released").isPresent());
+        assertTrue(shortLived.find("t", "running").isPresent(), "an in-flight key is never purged");
+        assertTrue(shortLived.find("t", "fresh").isPresent(), "an unexpired key is kept");
+        assertTrue(shortLived.complete(running.token(), response(200, "ok")));
+    }
+
+    @Test
+    void anExpiredKeyCountsAsNew() {
+        JdbcIdempotencyStore store = open(settings().ttl(SHORT));
+        Reservation first = store.reserve("t", "k", "fp-1");
+        store.complete(first.token(), response(200, "old"));
+        Reservation again = Await.until("the key to expire", AWAIT, () -> store.reserve("t", "k", "fp-2"),
+                r -> r.outcome() != Outcome.MISMATCH);
+        assertEquals(Outcome.ACQUIRED, again.outcome());
+        KeyRecord record = store.find("t", "k").get();
+        assertEquals(1, record.attempts());
+        assertEquals("fp-2", record.fingerprint());
+        assertFalse(record.response().isPresent());
+    }
+
+    // ---- operators
+
+    @Test
+    void operatorsFindListAndResolveUnknownKeys() {
+        JdbcIdempotencyStore store = open(settings().lease(SHORT));
+        store.reserve("t", "retry-me", "fp");
+        store.reserve("t", "complete-me", "fp");
+        Await.until("both keys unknown", AWAIT, () -> {
+            store.sweepExpiredLeases();
+            return store.list(KeyStatus.UNKNOWN, 10).size();
+        }, n -> n == 2);
+
+        KeyRecord found = store.find("t", "retry-me").get();
+        assertEquals(KeyStatus.UNKNOWN, found.status());
+        assertEquals("fp", found.fingerprint());
+        assertTrue(found.createdAt().isBefore(found.expiresAt()));
+        assertFalse(store.find("t", "absent").isPresent());
+
+        assertTrue(store.resolveForRetry("t", "retry-me"));
+        assertFalse(store.resolveForRetry("t", "retry-me"), "only unknown keys are resolved");
+        assertEquals(Outcome.REACQUIRED, store.reserve("t", "retry-me", "fp").outcome());
+
+        StoredResponse decided = response(200, "settled by an operator");
+        assertTrue(store.resolveAsCompleted("t", "complete-me", decided));
+        Reservation replay = store.reserve("t", "complete-me", "fp");
+        assertEquals(Outcome.REPLAY, replay.outcome());
+        assertEquals(decided, replay.response());
+        assertTrue(store.list(KeyStatus.UNKNOWN, 10).isEmpty());
+    }
+
+    @Test
+    void aDeletedKeyCountsAsNew() {
+        JdbcIdempotencyStore store = store();
+        store.complete(store.reserve("t", "k", "fp").token(), response(200, "x"));
+        assertTrue(store.delete("t", "k"));
+        assertFalse(store.delete("t", "k"));
+        assertEquals(Outcome.ACQUIRED, store.reserve("t", "k", "other").outcome());
+    }
+
+    @Test
+    void listReturnsKeysOfOneStatusUpToTheLimit() {
+        JdbcIdempotencyStore store = store();
+        for (int i = 0; i < 4; i++) store.reserve("t", "k" + i, "fp");
+        store.complete(store.reserve("t", "done", "fp").token(), response(200, "x"));
+        assertEquals(3, store.list(KeyStatus.IN_FLIGHT, 3).size());
+        List<KeyRecord> completed = store.list(KeyStatus.COMPLETED, 10);
+        assertEquals(1, completed.size());
+        assertEquals("done", completed.get(0).key());
+    }
+
+    // ---- races
+
+    @Test
+    void thirtyTwoThreadsReservingOneKeyGetExactlyOneAcquisitionPerKey() throws Exception {
+        JdbcIdempotencyStore store = open(settings().poolSize(16));
+        int threads = 32;
+        int keys = 40;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int k = 0; k < keys; k++) {
+                String key = "race-" + k;
+                CyclicBarrier start = new CyclicBarrier(threads);
+                List<Future<Outcome>> outcomes = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    outcomes.add(pool.submit(() -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        return store.reserve("t", key, "fp").outcome();
+                    }));
+                }
+                Map<Outcome, Integer> counts = new ConcurrentHashMap<>();
+                for (Future<Outcome> f : outcomes) counts.merge(f.get(30, TimeUnit.SECONDS), 1, Integer::sum);
+                assertEquals(1, counts.getOrDefault(Outcome.ACQUIRED, 0), key + ": " + counts);
+                assertEquals(threads - 1, counts.getOrDefault(Outcome.IN_FLIGHT, 0), key + ": " + counts);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void racingTakeoversOfAnExpiredLeaseLeaveExactlyOneOwner() throws Exception {
+        JdbcIdempotencyStore store = open(settings().lease(SHORT).expiredLeasePolicy(ExpiredLeasePolicy.RETRY).poolSize(16));
+        int threads = 16;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int k = 0; k < 5; k++) {
+                String key = "takeover-" + k;
+                store.reserve("t", key, "fp");
+                Await.until("lease expiry of " + key, AWAIT, () -> leaseExpired(key), expired -> expired);
+                CyclicBarrier start = new CyclicBarrier(threads);
+                List<Future<Reservation>> results = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    results.add(pool.submit(() -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        return store.reserve("t", key, "fp");
+                    }));
+                }
+                List<OwnershipToken> owners = new ArrayList<>();
+                for (Future<Reservation> f : results) {
+                    Reservation r = f.get(30, TimeUnit.SECONDS);
+                    if (r.owned()) owners.add(r.token());
+                    else assertEquals(Outcome.IN_FLIGHT, r.outcome());
+                }
+                assertEquals(1, owners.size(), key + " owners: " + owners);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Whether the key's lease has run out by the database's clock, observed without changing the key. */
+    private boolean leaseExpired(String key) {
+        try (Connection c = connect(); java.sql.PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table
+                + " WHERE scope = 't' AND idem_key = ? AND lease_expires_at < " + databaseNow())) {
+            ps.setString(1, key);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) == 1;
+            }
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The database's current time as SQL, matching how the store writes timestamps. */
+    protected String databaseNow() { return "CURRENT_TIMESTAMP"; }
+
+    // ---- schema
+
+    @Test
+    void validateModeOnAMissingTableNamesTheTableAndTheShippedDdl() {
+        JdbcIdempotencyStore store = open(settings().schemaMode(SchemaMode.VALIDATE));
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> store.reserve("t", "k", "fp"));
+        assertTrue(e.getMessage().contains(table()), e.getMessage());
+        assertTrue(e.getMessage().contains(".sql"), e.getMessage());
+    }
+
+    @Test
+    void validateModeNamesTheMissingColumns() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + table() + " (scope VARCHAR(255), idem_key VARCHAR(255), status VARCHAR(16))");
+        }
+        JdbcIdempotencyStore store = open(settings().schemaMode(SchemaMode.VALIDATE));
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, store::checkSchema);
+        assertTrue(e.getMessage().contains("fingerprint") && e.getMessage().contains("response_body"), e.getMessage());
+        assertFalse(e.getMessage().contains("idem_key,"), e.getMessage());
+    }
+
+    @Test
+    void validateModeAcceptsATableCreatedFromTheShippedDdl() throws SQLException {
+        JdbcIdempotencyStore creator = store();
+        creator.checkSchema();
+        JdbcIdempotencyStore validating = open(settings().schemaMode(SchemaMode.VALIDATE));
+        assertEquals(Outcome.ACQUIRED, validating.reserve("t", "k", "fp").outcome());
+    }
+
+    @Test
+    void noneModeCreatesNothing() throws SQLException {
+        JdbcIdempotencyStore store = open(settings().schemaMode(SchemaMode.NONE));
+        assertThrows(StoreException.class, () -> store.reserve("t", "k", "fp"));
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            assertThrows(SQLException.class, () -> s.executeQuery("SELECT * FROM " + table()));
+        }
+    }
+
+    @Test
+    void aNewerSchemaVersionIsRefused() throws SQLException {
+        store().checkSchema();
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO " + table() + "_schema (version) VALUES (99)");
+        }
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> store().checkSchema());
+        assertTrue(e.getMessage().contains("99"), e.getMessage());
+    }
+
+    @Test
+    void severalStoresCreatingTheSameTableAtOnceAllSucceed() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> starts = new ArrayList<>();
+            CyclicBarrier barrier = new CyclicBarrier(4);
+            for (int i = 0; i < 4; i++) {
+                JdbcIdempotencyStore node = store();
+                starts.add(pool.submit(() -> {
+                    barrier.await(10, TimeUnit.SECONDS);
+                    node.checkSchema();
+                    return null;
+                }));
+            }
+            for (Future<?> f : starts) f.get(30, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void oversizedIdentifiersAreRejectedBeforeTheyReachTheDatabase() {
+        JdbcIdempotencyStore store = store();
+        char[] big = new char[256];
+        Arrays.fill(big, 'x');
+        assertThrows(IllegalArgumentException.class, () -> store.reserve("t", new String(big), "fp"));
+        assertThrows(IllegalArgumentException.class, () -> store.reserve(new String(big), "k", "fp"));
+        assertThrows(IllegalArgumentException.class, () -> store.reserve("t", "", "fp"));
+        assertEquals(Outcome.ACQUIRED, store.reserve("t", new String(big, 0, 255), "fp").outcome());
+    }
+}

@@ -1,0 +1,17 @@
+package dev.idempotency.store;
+
+import dev.idempotency.store.testing.TestDatabase;
+import org.junit.jupiter.api.BeforeAll;
+
+class PostgresStoreTest extends IdempotencyStoreContract {
+    private static TestDatabase db;
+
+    @BeforeAll
+    static void database() {
+        db = TestDatabase.postgres();
+    }
+
+    @Override protected String url() { return db.url; }
+    @Override protected String user() { return db.user; }
+    @Override protected String password() { return db.password; }
+}

@@ -1,0 +1,73 @@
+package dev.idempotency.store;
+
+import dev.idempotency.store.jdbc.SchemaManager;
+import dev.idempotency.store.jdbc.dialect.Dialect;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class StoreSettingsTest {
+
+    @Test
+    void withoutAUrlTheEmbeddedH2DatabaseUnderTheHomeDirectoryIsUsed() {
+        StoreSettings s = StoreSettings.builder().build();
+        assertTrue(s.url().startsWith("jdbc:h2:file:" + System.getProperty("user.home")), s.url());
+        assertEquals("h2", Dialect.forUrl(s.url()).name());
+    }
+
+    @Test
+    void theDialectFollowsFromTheUrl() {
+        assertEquals("postgresql", Dialect.forUrl("jdbc:postgresql://db/app").name());
+        assertEquals("mysql", Dialect.forUrl("jdbc:mariadb://db/app").name());
+        assertEquals("mysql", Dialect.forUrl("jdbc:mysql://db/app").name());
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class,
+                () -> Dialect.forUrl("jdbc:oracle:thin:@db?password=hunter2"));
+        assertTrue(e.getMessage().contains("jdbc:postgresql:"), e.getMessage());
+        assertFalse(e.getMessage().contains("hunter2"), "the password must never be shown: " + e.getMessage());
+    }
+
+    @Test
+    void thePasswordIsNeverShown() {
+        StoreSettings s = StoreSettings.builder().url("jdbc:postgresql://db/app?user=u&password=hunter2").password("s3cret").build();
+        assertFalse(s.toString().contains("hunter2"), s.toString());
+        assertFalse(s.toString().contains("s3cret"), s.toString());
+        assertTrue(s.redactedUrl().contains("password=***"), s.redactedUrl());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"drop table x", "a;b", "1abc", "a.b.c", "name-with-dash", ""})
+    void unsafeTableNamesAreRefusedWithTheSettingNamed(String table) {
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> StoreSettings.builder().table(table).build());
+        assertTrue(e.getMessage().contains("'table'"), e.getMessage());
+    }
+
+    @Test
+    void badNumbersAndDurationsAreRefusedWithWhatIsAccepted() {
+        StoreConfigurationException pool = assertThrows(StoreConfigurationException.class, () -> StoreSettings.builder().poolSize(0).build());
+        assertTrue(pool.getMessage().contains("pool-size") && pool.getMessage().contains("1 to 500"), pool.getMessage());
+        StoreConfigurationException lease = assertThrows(StoreConfigurationException.class,
+                () -> StoreSettings.builder().lease(Duration.ofMillis(5)).build());
+        assertTrue(lease.getMessage().contains("lease"), lease.getMessage());
+        assertThrows(StoreConfigurationException.class, () -> StoreSettings.builder().url("postgres://x").build());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"jdbc:h2:mem:x", "jdbc:postgresql://h/d", "jdbc:mariadb://h/d"})
+    void theShippedDdlNamesTheConfiguredTableEverywhere(String url) {
+        List<String> statements = SchemaManager.ddlStatements(Dialect.forUrl(url), "app.payments_keys");
+        assertTrue(statements.size() >= 3, statements.toString());
+        for (String statement : statements) {
+            assertFalse(statement.contains("${"), statement);
+            assertFalse(statement.trim().endsWith(";"), statement);
+        }
+        assertTrue(statements.get(0).startsWith("CREATE TABLE IF NOT EXISTS app.payments_keys ("), statements.get(0));
+    }
+}

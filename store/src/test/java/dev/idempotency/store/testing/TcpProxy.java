@@ -1,0 +1,104 @@
+package dev.idempotency.store.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A loopback TCP forwarder a test can cut (close every connection and refuse new ones) and restore on the same port:
+ * enough to simulate a database outage without outside tools.
+ */
+public final class TcpProxy implements AutoCloseable {
+    private final String targetHost;
+    private final int targetPort;
+    private final int port;
+    private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private volatile ServerSocket server;
+
+    public TcpProxy(String targetHostAndPort) throws IOException {
+        String[] parts = targetHostAndPort.split(":");
+        this.targetHost = parts[0];
+        this.targetPort = Integer.parseInt(parts[1]);
+        try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            this.port = probe.getLocalPort();
+        }
+        restore();
+    }
+
+    public int port() { return port; }
+
+    /** Starts accepting again on the same port. */
+    public synchronized void restore() throws IOException {
+        if (server != null) return;
+        ServerSocket s = new ServerSocket();
+        s.setReuseAddress(true);
+        s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        server = s;
+        Thread acceptor = new Thread(() -> acceptLoop(s), "tcp-proxy-accept-" + port);
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    /** Refuses new connections and drops every open one, as a database outage would. */
+    public synchronized void cut() throws IOException {
+        if (server != null) server.close();
+        server = null;
+        for (Socket socket : sockets) closeQuietly(socket);
+        sockets.clear();
+    }
+
+    private void acceptLoop(ServerSocket s) {
+        while (!s.isClosed()) {
+            try {
+                Socket client = s.accept();
+                Socket upstream = new Socket(targetHost, targetPort);
+                sockets.add(client);
+                sockets.add(upstream);
+                pump(client, upstream);
+                pump(upstream, client);
+            } catch (IOException e) {
+                // closed by cut(), or the target refused: the client sees its connection fail
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to) {
+        Thread t = new Thread(() -> {
+            byte[] buffer = new byte[16384];
+            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                for (int n; (n = in.read(buffer)) >= 0; ) {
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // one side went away
+            } finally {
+                closeQuietly(from);
+                closeQuietly(to);
+                sockets.remove(from);
+                sockets.remove(to);
+            }
+        }, "tcp-proxy-pump");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // already closed
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        cut();
+    }
+}
