@@ -1,0 +1,29 @@
+package dev.idempotency.agent.bootstrap.bridge;
+
+import java.io.IOException;
+
+/** Where a capturing response sends what the application writes; implemented by the agent core. */
+public interface ResponseCapture {
+
+    void write(int b) throws IOException;
+
+    void write(byte[] bytes, int offset, int length) throws IOException;
+
+    /** The application asked to commit now: from here on the response streams through and cannot be kept. */
+    void flushBuffer() throws IOException;
+
+    /** Discards what was buffered (the application reset the response). */
+    void resetBuffer();
+
+    /** Whether the response already streams through to the client. */
+    boolean isStreaming();
+
+    /** The application called sendError; the agent renders it when the exchange ends. */
+    void sendError(int status, String message);
+
+    /** The application called sendRedirect. */
+    void sendRedirect(String location);
+
+    /** The application completed its asynchronous cycle: record and send the response before the container ends it. */
+    void beforeAsyncComplete();
+}

@@ -1,0 +1,64 @@
+package dev.idempotency.agent.core.config;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The value formats settings accept: durations ({@code 500ms 30s 5m 24h 7d}), sizes ({@code 1MiB}), booleans. */
+final class ValueParsers {
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(b|kb|kib|mb|mib|gb|gib)?");
+
+    private ValueParsers() {
+    }
+
+    static final String DURATION_FORMAT = "a duration such as 500ms, 30s, 5m, 24h or 7d";
+    static final String SIZE_FORMAT = "a size in bytes such as 65536, 512KiB or 1MiB";
+
+    static Duration duration(String value) {
+        Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) return null;
+        long n;
+        try {
+            n = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        switch (m.group(2)) {
+            case "ms": return Duration.ofMillis(n);
+            case "s": return Duration.ofSeconds(n);
+            case "m": return Duration.ofMinutes(n);
+            case "h": return Duration.ofHours(n);
+            default: return Duration.ofDays(n);
+        }
+    }
+
+    static Long size(String value) {
+        Matcher m = SIZE.matcher(value.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) return null;
+        long n;
+        try {
+            n = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        String unit = m.group(2) == null ? "b" : m.group(2);
+        switch (unit) {
+            case "b": return n;
+            case "kb": return n * 1000;
+            case "kib": return n * 1024;
+            case "mb": return n * 1000 * 1000;
+            case "mib": return n * 1024 * 1024;
+            case "gb": return n * 1000 * 1000 * 1000;
+            default: return n * 1024 * 1024 * 1024;
+        }
+    }
+
+    static Boolean bool(String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("true")) return Boolean.TRUE;
+        if (v.equals("false")) return Boolean.FALSE;
+        return null;
+    }
+}

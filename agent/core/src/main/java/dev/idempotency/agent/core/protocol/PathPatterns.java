@@ -1,0 +1,80 @@
+package dev.idempotency.agent.core.protocol;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * A list of request-path patterns, matched against the request URI (context path included): {@code *} matches within
+ * one path segment, {@code **} matches across segments. {@code /payments/**} matches {@code /payments} and everything
+ * below it.
+ */
+public final class PathPatterns {
+    private static final PathPatterns NONE = new PathPatterns(Collections.<String>emptyList(), Collections.<Pattern>emptyList());
+
+    private final List<String> sources;
+    private final List<Pattern> patterns;
+
+    private PathPatterns(List<String> sources, List<Pattern> patterns) {
+        this.sources = sources;
+        this.patterns = patterns;
+    }
+
+    public static PathPatterns none() {
+        return NONE;
+    }
+
+    /** Parses a comma-separated list; returns null when an entry is not a path pattern. */
+    public static PathPatterns parse(String list) {
+        List<String> sources = new ArrayList<>();
+        List<Pattern> patterns = new ArrayList<>();
+        for (String raw : list.split(",")) {
+            String p = raw.trim();
+            if (p.isEmpty()) continue;
+            if (!p.startsWith("/") || p.contains("***")) return null;
+            sources.add(p);
+            patterns.add(Pattern.compile(toRegex(p)));
+        }
+        return new PathPatterns(Collections.unmodifiableList(sources), Collections.unmodifiableList(patterns));
+    }
+
+    private static String toRegex(String glob) {
+        StringBuilder regex = new StringBuilder();
+        for (int i = 0; i < glob.length(); i++) {
+            char c = glob.charAt(i);
+            if (c == '*') {
+                boolean deep = i + 1 < glob.length() && glob.charAt(i + 1) == '*';
+                if (deep) {
+                    i++;
+                    // "/x/**" also matches "/x" itself
+                    if (regex.length() >= 1 && regex.charAt(regex.length() - 1) == '/' && i == glob.length() - 1) {
+                        regex.setLength(regex.length() - 1);
+                        regex.append("(/.*)?");
+                    } else {
+                        regex.append(".*");
+                    }
+                } else {
+                    regex.append("[^/]*");
+                }
+            } else {
+                regex.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return regex.toString();
+    }
+
+    public boolean isEmpty() {
+        return patterns.isEmpty();
+    }
+
+    public boolean matches(String path) {
+        for (int i = 0; i < patterns.size(); i++) if (patterns.get(i).matcher(path).matches()) return true;
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return sources.isEmpty() ? "(none)" : String.join(",", sources);
+    }
+}

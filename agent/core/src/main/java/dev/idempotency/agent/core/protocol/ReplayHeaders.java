@@ -1,0 +1,23 @@
+package dev.idempotency.agent.core.protocol;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+/** Which response headers are kept for replay: not hop-by-hop ones, not Date, not Content-Length (regenerated). */
+public final class ReplayHeaders {
+    public static final String REPLAYED = "Idempotent-Replayed";
+    /** Marks a record whose response was too large (or flushed early) to keep; its retries get a problem. */
+    public static final String NOT_KEPT_MARKER = "X-Idempotency-Agent-Not-Kept";
+
+    private static final Set<String> DROPPED = new HashSet<>(Arrays.asList("connection", "keep-alive", "proxy-authenticate",
+            "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "date", "content-length", REPLAYED.toLowerCase(Locale.ROOT)));
+
+    private ReplayHeaders() {
+    }
+
+    public static boolean kept(String name) {
+        return !DROPPED.contains(name.toLowerCase(Locale.ROOT));
+    }
+}

@@ -1,0 +1,36 @@
+package dev.idempotency.agent.core.servlet;
+
+import dev.idempotency.agent.bootstrap.bridge.ServletBridge;
+import dev.idempotency.agent.bootstrap.bridge.ServletExchange;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+
+/**
+ * Inlined into {@code service(request, response)} of every servlet: hands the call to the bridge, lets the application
+ * see the agent's wrappers, or skips the application when the agent answered itself. Namespace-free: it only passes
+ * objects on. Any fault of its own is suppressed.
+ */
+public final class ServletAdvice {
+    private ServletAdvice() {
+    }
+
+    @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
+    public static boolean enter(@Advice.This Object servlet,
+                                @Advice.Argument(value = 0, readOnly = false, typing = Assigner.Typing.DYNAMIC) Object request,
+                                @Advice.Argument(value = 1, readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
+                                @Advice.Local("exchange") ServletExchange exchange) {
+        exchange = ServletBridge.enter(servlet, request, response);
+        if (exchange == null) return false;
+        if (exchange.answered()) return true;
+        request = exchange.request();
+        response = exchange.response();
+        return false;
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    public static void exit(@Advice.Argument(0) Object request,
+                            @Advice.Local("exchange") ServletExchange exchange,
+                            @Advice.Thrown Throwable thrown) {
+        if (exchange != null) ServletBridge.exit(exchange, request, thrown);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.idempotency.agent.core.servlet;
+
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.matcher.ElementMatcher;
+
+import java.util.Map;
+import java.util.WeakHashMap;
+
+import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.isInterface;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * Which code gets the {@link ServletAdvice}: both {@code service} methods of every {@code HttpServlet} subclass, javax
+ * and jakarta alike, in class loaders that see a servlet API at all. Subclasses that override {@code service} (Jersey,
+ * Spring) are covered too; the handler makes sure only the outermost call acts.
+ */
+public final class ServletInstrumentation {
+    private ServletInstrumentation() {
+    }
+
+    public static AgentBuilder apply(AgentBuilder builder) {
+        ElementMatcher.Junction<TypeDescription> servlets =
+                hasSuperType(named(ServletEdges.JAVAX_BASE).or(named(ServletEdges.JAKARTA_BASE))).and(not(isInterface()));
+        ElementMatcher.Junction<MethodDescription> service = named("service").and(takesArguments(2)).and(not(isAbstract()))
+                .and(takesArgument(0, namedOneOf("javax.servlet.ServletRequest", "javax.servlet.http.HttpServletRequest",
+                        "jakarta.servlet.ServletRequest", "jakarta.servlet.http.HttpServletRequest")));
+        return builder
+                .type(servlets, new SeesServletApi())
+                .transform(new AgentBuilder.Transformer.ForAdvice()
+                        .include(ServletInstrumentation.class.getClassLoader())
+                        .advice(service, ServletAdvice.class.getName()));
+    }
+
+    /** Cheap pre-check per class loader, so types of loaders without a servlet API are never examined. */
+    static final class SeesServletApi implements ElementMatcher<ClassLoader> {
+        private final Map<ClassLoader, Boolean> seen = new WeakHashMap<>();
+
+        @Override
+        public synchronized boolean matches(ClassLoader loader) {
+            if (loader == null) return false;
+            Boolean known = seen.get(loader);
+            if (known == null) {
+                known = loader.getResource("javax/servlet/http/HttpServlet.class") != null
+                        || loader.getResource("jakarta/servlet/http/HttpServlet.class") != null;
+                seen.put(loader, known);
+            }
+            return known;
+        }
+    }
+}

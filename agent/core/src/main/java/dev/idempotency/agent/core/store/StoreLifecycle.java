@@ -1,0 +1,80 @@
+package dev.idempotency.agent.core.store;
+
+import dev.idempotency.agent.core.log.AgentLog;
+import dev.idempotency.store.IdempotencyStore;
+import dev.idempotency.store.StoreException;
+import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Opens the store lazily, on the agent's own thread (drivers initialise there, never on an application thread or
+ * during the host's start-up), and starts the lease heartbeat and the housekeeping once it is open.
+ */
+public final class StoreLifecycle {
+    private final StoreSettings settings;
+    private final Duration sweepInterval;
+    private final ScheduledExecutorService opener = AgentThreads.single("store");
+    private volatile Future<IdempotencyStore> opening;
+    private volatile IdempotencyStore store;
+    private volatile LeaseHeartbeat heartbeat;
+
+    public StoreLifecycle(StoreSettings settings, Duration sweepInterval) {
+        this.settings = settings;
+        this.sweepInterval = sweepInterval;
+    }
+
+    /** The open store; opens it on first use. Throws {@link StoreException} when it cannot be had in bounded time. */
+    public IdempotencyStore store() {
+        IdempotencyStore s = store;
+        if (s != null) return s;
+        Future<IdempotencyStore> f = startOpening();
+        try {
+            return f.get(settings.connectTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new dev.idempotency.store.StoreUnavailableException("the idempotency store is still opening", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new dev.idempotency.store.StoreUnavailableException("interrupted while opening the idempotency store", e);
+        } catch (ExecutionException e) {
+            synchronized (this) {
+                opening = null; // try again on the next request
+            }
+            Throwable cause = e.getCause();
+            if (cause instanceof StoreException) throw (StoreException) cause;
+            throw new StoreException("the idempotency store could not be opened: " + cause, cause);
+        }
+    }
+
+    public LeaseHeartbeat heartbeat() {
+        store();
+        return heartbeat;
+    }
+
+    private synchronized Future<IdempotencyStore> startOpening() {
+        if (opening == null) opening = opener.submit(this::open);
+        return opening;
+    }
+
+    private IdempotencyStore open() {
+        JdbcIdempotencyStore opened = JdbcIdempotencyStore.open(settings);
+        try {
+            opened.checkSchema();
+        } catch (RuntimeException e) {
+            opened.close();
+            AgentLog.error("idempotency store " + settings.redactedUrl() + " is not usable: " + e.getMessage());
+            throw e;
+        }
+        heartbeat = new LeaseHeartbeat(opened, settings.lease());
+        Housekeeper.start(opened, sweepInterval);
+        AgentLog.info("store open: " + opened.dialectName() + " " + settings.redactedUrl() + ", table " + settings.table());
+        store = opened;
+        return opened;
+    }
+}

@@ -1,0 +1,137 @@
+package dev.idempotency.agent.servlet.javax;
+
+import dev.idempotency.agent.bootstrap.bridge.AsyncEnd;
+import dev.idempotency.agent.bootstrap.bridge.ResponseCapture;
+import dev.idempotency.agent.bootstrap.bridge.ServletAccessor;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.security.Principal;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import javax.servlet.DispatcherType;
+import javax.servlet.ServletOutputStream;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+
+/**
+ * The servlet API behind the namespace-free {@link ServletAccessor}. Written against {@code javax.servlet}; the build
+ * relocates a copy of these classes to {@code jakarta.servlet}.
+ */
+public final class ServletApiAccessor implements ServletAccessor {
+
+    @Override public String method(Object request) { return ((HttpServletRequest) request).getMethod(); }
+
+    @Override public String header(Object request, String name) { return ((HttpServletRequest) request).getHeader(name); }
+
+    @Override
+    public List<String> headers(Object request, String name) {
+        Enumeration<String> values = ((HttpServletRequest) request).getHeaders(name);
+        return values == null ? Collections.<String>emptyList() : Collections.list(values);
+    }
+
+    @Override
+    public boolean isInitialDispatch(Object request) {
+        return ((HttpServletRequest) request).getDispatcherType() == DispatcherType.REQUEST;
+    }
+
+    @Override
+    public boolean isAsyncDispatch(Object request) {
+        return ((HttpServletRequest) request).getDispatcherType() == DispatcherType.ASYNC;
+    }
+
+    @Override public String requestUri(Object request) { return ((HttpServletRequest) request).getRequestURI(); }
+
+    @Override public String queryString(Object request) { return ((HttpServletRequest) request).getQueryString(); }
+
+    @Override public String contentType(Object request) { return ((HttpServletRequest) request).getContentType(); }
+
+    @Override public String characterEncoding(Object request) { return ((HttpServletRequest) request).getCharacterEncoding(); }
+
+    @Override
+    public String principalName(Object request) {
+        Principal principal = ((HttpServletRequest) request).getUserPrincipal();
+        return principal == null ? null : principal.getName();
+    }
+
+    @Override public Object attribute(Object request, String name) { return ((HttpServletRequest) request).getAttribute(name); }
+
+    @Override public void setAttribute(Object request, String name, Object value) { ((HttpServletRequest) request).setAttribute(name, value); }
+
+    @Override public InputStream body(Object request) throws IOException { return ((HttpServletRequest) request).getInputStream(); }
+
+    @Override public boolean isAsyncStarted(Object request) { return ((HttpServletRequest) request).isAsyncStarted(); }
+
+    @Override
+    public void onAsyncEnd(Object request, AsyncEnd listener) {
+        ((HttpServletRequest) request).getAsyncContext().addListener(new AsyncEndListener(listener));
+    }
+
+    @Override
+    public Object capturingResponse(Object response, ResponseCapture capture) {
+        return new CapturingResponse((HttpServletResponse) response, capture);
+    }
+
+    @Override
+    public void flushWriter(Object capturingResponse) {
+        ((CapturingResponse) capturingResponse).flushWriter();
+    }
+
+    @Override
+    public Object replayingRequest(Object request, byte[] body, Map<String, String[]> formParameters, Object capturingResponse,
+                                   ResponseCapture capture) {
+        return new ReplayingRequest((HttpServletRequest) request, body, formParameters, (HttpServletResponse) capturingResponse, capture);
+    }
+
+    @Override public int status(Object response) { return ((HttpServletResponse) response).getStatus(); }
+
+    @Override
+    public List<String[]> responseHeaders(Object response) {
+        HttpServletResponse r = (HttpServletResponse) response;
+        List<String[]> headers = new ArrayList<>();
+        boolean contentTypeListed = false;
+        for (String name : new ArrayList<>(r.getHeaderNames())) {
+            contentTypeListed |= name.equalsIgnoreCase("Content-Type");
+            Collection<String> values = r.getHeaders(name);
+            for (String value : values) headers.add(new String[] {name, value});
+        }
+        if (!contentTypeListed && r.getContentType() != null) headers.add(new String[] {"Content-Type", r.getContentType()});
+        return headers;
+    }
+
+    @Override public boolean isCommitted(Object response) { return ((HttpServletResponse) response).isCommitted(); }
+
+    @Override public void setStatus(Object response, int status) { ((HttpServletResponse) response).setStatus(status); }
+
+    @Override public void setHeader(Object response, String name, String value) { ((HttpServletResponse) response).setHeader(name, value); }
+
+    @Override public void setContentLength(Object response, int length) { ((HttpServletResponse) response).setContentLength(length); }
+
+    @Override
+    public void sendError(Object response, int status, String message) throws IOException {
+        if (message == null) ((HttpServletResponse) response).sendError(status);
+        else ((HttpServletResponse) response).sendError(status, message);
+    }
+
+    @Override public OutputStream outputStream(Object response) throws IOException { return ((HttpServletResponse) response).getOutputStream(); }
+
+    @Override
+    public void send(Object response, int status, List<String[]> headers, byte[] body) throws IOException {
+        HttpServletResponse r = (HttpServletResponse) response;
+        r.reset();
+        r.setStatus(status);
+        for (String[] header : headers) {
+            if (header[0].equalsIgnoreCase("Content-Type")) r.setContentType(header[1]);
+            else r.addHeader(header[0], header[1]);
+        }
+        r.setContentLength(body.length);
+        ServletOutputStream out = r.getOutputStream();
+        out.write(body);
+        out.flush();
+    }
+}
