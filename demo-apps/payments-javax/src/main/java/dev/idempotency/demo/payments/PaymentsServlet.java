@@ -11,7 +11,7 @@ import javax.servlet.http.HttpServletResponse;
 
 /**
  * POST /payments charges a card: JSON {"amount": 1000, "currency": "eur"} or a form post amount=1000&currency=eur.
- * It answers 201 with a Location and a receipt written through getWriter (UTF-8). ?delayMs=N makes it slow,
+ * It answers 201 with a Location and a receipt written through getWriter (UTF-8). A header X-Delay-Ms: N makes it slow,
  * ?fail=true makes it fail with 500 after charging nothing, a missing amount is a 400 (sendError).
  * GET /payments and PUT /payments are ordinary, unprotected operations.
  */
@@ -69,7 +69,7 @@ public class PaymentsServlet extends HttpServlet {
     }
 
     static void pause(HttpServletRequest req) {
-        String delay = req.getParameter("delayMs");
+        String delay = req.getHeader("X-Delay-Ms");
         if (delay == null) return;
         try {
             Thread.sleep(Long.parseLong(delay));

@@ -1,0 +1,73 @@
+package dev.idempotency.e2e;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** HTTP to the server under test: java.net.http for ordinary requests, a raw socket for headers no client would send. */
+final class Client {
+    private final String baseUrl;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    Client(String baseUrl) {
+        this.baseUrl = baseUrl;
+    }
+
+    HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60));
+    }
+
+    HttpResponse<byte[]> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> sendAsync(HttpRequest.Builder request) {
+        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    HttpResponse<byte[]> postJson(String path, String key, String json) throws IOException, InterruptedException {
+        HttpRequest.Builder r = request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
+        if (key != null) r.header("Idempotency-Key", key);
+        return send(r);
+    }
+
+    /** How often the application performed each kind of side effect, from its own ledger. */
+    long count(String kind) throws IOException, InterruptedException {
+        String json = new String(send(request("/counters")).body(), StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("\"" + Pattern.quote(kind) + "\":(\\d+)").matcher(json);
+        if (!m.find()) throw new AssertionError("no counter " + kind + " in " + json);
+        return Long.parseLong(m.group(1));
+    }
+
+    /** A raw HTTP/1.1 exchange; returns the status code and the body. */
+    static RawResponse raw(int port, String requestHead, byte[] body) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(requestHead.getBytes(StandardCharsets.ISO_8859_1));
+            out.write(body);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            for (int n; (n = in.read(buffer)) > 0; ) all.write(buffer, 0, n);
+            String text = all.toString(StandardCharsets.ISO_8859_1);
+            int status = Integer.parseInt(text.substring(9, 12));
+            int split = text.indexOf("\r\n\r\n");
+            return new RawResponse(status, text.substring(0, split), text.substring(split + 4));
+        }
+    }
+
+    record RawResponse(int status, String head, String body) { }
+}

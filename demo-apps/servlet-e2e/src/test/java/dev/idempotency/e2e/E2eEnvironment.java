@@ -1,0 +1,26 @@
+package dev.idempotency.e2e;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+/** Where the build put the agent jar, the WARs and the unpacked server distributions. */
+final class E2eEnvironment {
+    private E2eEnvironment() {
+    }
+
+    static Path agentJar() { return path("e2e.agent.jar"); }
+    static Path war(String name) { return path("e2e.wars").resolve(name); }
+    static Path work() { return path("e2e.work"); }
+    static Path tomcat9() { return path("e2e.servers").resolve(System.getProperty("e2e.tomcat9")); }
+    static Path tomcat10() { return path("e2e.servers").resolve(System.getProperty("e2e.tomcat10")); }
+    static Path jetty12() { return path("e2e.servers").resolve(System.getProperty("e2e.jetty12")); }
+
+    /** The Temurin 25 JDK installed beside the default one. */
+    static Path jdk25() { return Paths.get("/usr/lib/jvm/temurin-25-jdk-amd64"); }
+
+    private static Path path(String property) {
+        String value = System.getProperty(property);
+        if (value == null) throw new IllegalStateException("system property " + property + " is not set; run through Maven (failsafe)");
+        return Paths.get(value).toAbsolutePath().normalize();
+    }
+}

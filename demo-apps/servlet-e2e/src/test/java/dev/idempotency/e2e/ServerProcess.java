@@ -1,0 +1,151 @@
+package dev.idempotency.e2e;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A stock server distribution run as a real process with the real agent jar: started, stopped gracefully, or killed
+ * with SIGKILL, then started again on the same port and state (its work directory holds the agent's H2 store under a
+ * private user.home, and the application's ledger).
+ */
+abstract class ServerProcess implements AutoCloseable {
+    protected final Path work;
+    protected final int port;
+    private final Map<String, String> agentSettings = new LinkedHashMap<>();
+    private Path javaHome = Path.of(System.getProperty("java.home"));
+    private Process process;
+    private int starts;
+
+    ServerProcess(String name) throws IOException {
+        this.work = E2eEnvironment.work().resolve(name + "-" + Long.toHexString(System.nanoTime()));
+        Files.createDirectories(work);
+        this.port = freePort();
+    }
+
+    ServerProcess set(String setting, String value) {
+        agentSettings.put(setting, value);
+        return this;
+    }
+
+    ServerProcess javaHome(Path home) {
+        this.javaHome = home;
+        return this;
+    }
+
+    /** The URL of the demo application's context. */
+    String baseUrl() {
+        return "http://127.0.0.1:" + port + "/shop";
+    }
+
+    Path log() {
+        return work.resolve("server-" + starts + ".log");
+    }
+
+    /** The command that runs the server in the foreground, given the JVM options. */
+    protected abstract List<String> command(Path java, List<String> jvmOptions) throws IOException;
+
+    /** Lays out the server's base directory and deploys the WAR; called once, before the first start. */
+    protected abstract void prepare() throws IOException;
+
+    synchronized void start() throws IOException, InterruptedException {
+        if (starts == 0) prepare();
+        starts++;
+        List<String> jvm = new ArrayList<>();
+        jvm.add("-javaagent:" + E2eEnvironment.agentJar());
+        jvm.add("-Duser.home=" + work.resolve("home"));
+        jvm.add("-Dpayments.db=" + work.resolve("ledger"));
+        jvm.add("-Xmx256m");
+        agentSettings.forEach((k, v) -> jvm.add("-D" + k + "=" + v));
+        ProcessBuilder builder = new ProcessBuilder(command(javaHome.resolve("bin/java"), jvm))
+                .directory(work.toFile()).redirectErrorStream(true).redirectOutput(log().toFile());
+        process = builder.start();
+        awaitReady();
+    }
+
+    private void awaitReady() throws IOException, InterruptedException {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) throw new IllegalStateException("server exited with " + process.exitValue() + ":\n" + logTail());
+            try {
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/counters")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) return;
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("server did not become ready in 90 s:\n" + logTail());
+    }
+
+    /** Graceful stop (SIGTERM: the JVM runs its shutdown hooks). */
+    synchronized void stop() throws InterruptedException {
+        if (process == null) return;
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly().waitFor();
+        process = null;
+    }
+
+    /** kill -9: no shutdown hook, no cleanup, as a crash would leave things. */
+    synchronized void kill() throws InterruptedException {
+        if (process == null) return;
+        process.destroyForcibly().waitFor();
+        process = null;
+    }
+
+    String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log(), StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    /** Every agent line the server printed so far, across starts. */
+    String agentLines() throws IOException {
+        StringBuilder all = new StringBuilder();
+        for (int i = 1; i <= starts; i++) {
+            Path p = work.resolve("server-" + i + ".log");
+            if (!Files.exists(p)) continue;
+            for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) if (line.contains("[idempotency-agent]")) all.append(line).append('\n');
+        }
+        return all.toString();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    static void copyTree(Path from, Path to) throws IOException {
+        try (var paths = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(target);
+                else Files.copy(p, target);
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.idempotency.e2e;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A stock Apache Tomcat: CATALINA_HOME is the unpacked distribution, CATALINA_BASE a private copy of its conf. */
+final class TomcatServer extends ServerProcess {
+    private final Path home;
+    private final Path war;
+
+    TomcatServer(Path home, Path war) throws IOException {
+        super("tomcat");
+        this.home = home;
+        this.war = war;
+    }
+
+    static TomcatServer tomcat9() throws IOException {
+        return new TomcatServer(E2eEnvironment.tomcat9(), E2eEnvironment.war("payments-javax.war"));
+    }
+
+    static TomcatServer tomcat10() throws IOException {
+        return new TomcatServer(E2eEnvironment.tomcat10(), E2eEnvironment.war("payments-jakarta.war"));
+    }
+
+    @Override
+    protected void prepare() throws IOException {
+        Path base = work.resolve("base");
+        copyTree(home.resolve("conf"), base.resolve("conf"));
+        for (String dir : new String[] {"logs", "temp", "work", "webapps"}) Files.createDirectories(base.resolve(dir));
+        Path serverXml = base.resolve("conf/server.xml");
+        String xml = new String(Files.readAllBytes(serverXml), StandardCharsets.UTF_8)
+                .replace("port=\"8005\"", "port=\"-1\"")
+                .replace("port=\"8080\"", "port=\"" + port + "\" address=\"127.0.0.1\"");
+        Files.write(serverXml, xml.getBytes(StandardCharsets.UTF_8));
+        Files.copy(war, base.resolve("webapps/shop.war"));
+    }
+
+    @Override
+    protected List<String> command(Path java, List<String> jvmOptions) {
+        Path base = work.resolve("base");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java.toString());
+        cmd.addAll(jvmOptions);
+        cmd.add("-Djava.util.logging.manager=org.apache.juli.ClassLoaderLogManager");
+        cmd.add("-Djava.util.logging.config.file=" + base.resolve("conf/logging.properties"));
+        cmd.add("-Dcatalina.home=" + home);
+        cmd.add("-Dcatalina.base=" + base);
+        cmd.add("-Djava.io.tmpdir=" + base.resolve("temp"));
+        cmd.add("-cp");
+        cmd.add(home.resolve("bin/bootstrap.jar") + ":" + home.resolve("bin/tomcat-juli.jar"));
+        cmd.add("org.apache.catalina.startup.Bootstrap");
+        cmd.add("start");
+        return cmd;
+    }
+}
