@@ -1,0 +1,117 @@
+package dev.idempotency.e2e;
+
+import dev.idempotency.store.testing.Await;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A server killed with SIGKILL in the middle of a keyed request, restarted, and asked again. With a 2 s lease:
+ * under reconcile the application never runs a second time; under retry it runs exactly once more.
+ */
+class CrashRecoveryIT {
+    private static final String BODY = "{\"amount\":777}";
+
+    private static HttpRequest.Builder payment(Client client, String key, boolean slow) {
+        HttpRequest.Builder r = client.request("/payments").header("Idempotency-Key", key).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(BODY));
+        return slow ? r.header("X-Delay-Ms", "60000") : r;
+    }
+
+    /** Starts a slow keyed request, waits until the application has charged, kills the server, starts it again. */
+    private static long crashMidRequest(ServerProcess server, Client client, String key) throws Exception {
+        long before = client.count("charge");
+        client.sendAsync(payment(client, key, true));
+        Await.until("the application to charge", Duration.ofSeconds(30), () -> {
+            try {
+                return client.count("charge");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, n -> n == before + 1);
+        server.kill();
+        server.start();
+        return before + 1;
+    }
+
+    private static HttpResponse<byte[]> send(Client client, HttpRequest.Builder request) {
+        try {
+            return client.send(request);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void underReconcileACrashedRequestIsNeverRunAgain() throws Exception {
+        try (ServerProcess server = TomcatServer.tomcat9().set("idempotency.lease", "2s").set("idempotency.sweep-interval", "1s")) {
+            server.start();
+            Client client = new Client(server.baseUrl());
+            String key = UUID.randomUUID().toString();
+            long charges = crashMidRequest(server, client, key);
+
+            HttpResponse<byte[]> answer = Await.until("the expired lease to be reported", Duration.ofSeconds(30),
+                    () -> send(client, payment(client, key, false)), r -> r.statusCode() != 409 || PaymentsScenarios.text(r).contains("outcome-unknown"));
+            PaymentsScenarios.assertProblem(answer, 409, "outcome-unknown");
+            PaymentsScenarios.assertProblem(send(client, payment(client, key, false)), 409, "outcome-unknown");
+            assertEquals(charges, client.count("charge"), "no blind re-execution after a crash");
+            assertTrue(server.agentLines().contains("lost their lease") || server.agentLines().contains("started"), server.agentLines());
+        }
+    }
+
+    @Test
+    void underRetryACrashedRequestRunsExactlyOnceMore() throws Exception {
+        try (ServerProcess server = TomcatServer.tomcat9().set("idempotency.lease", "2s").set("idempotency.on-expired-lease", "retry")) {
+            server.start();
+            Client client = new Client(server.baseUrl());
+            String key = UUID.randomUUID().toString();
+            long charges = crashMidRequest(server, client, key);
+
+            HttpResponse<byte[]> rerun = Await.until("the expired lease to be taken over", Duration.ofSeconds(30),
+                    () -> send(client, payment(client, key, false)), r -> r.statusCode() != 409);
+            assertEquals(201, rerun.statusCode(), PaymentsScenarios.text(rerun));
+            assertEquals(charges + 1, client.count("charge"), "exactly one more execution");
+            HttpResponse<byte[]> replay = send(client, payment(client, key, false));
+            assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElse(null));
+            assertArrayEquals(rerun.body(), replay.body());
+            assertEquals(charges + 1, client.count("charge"));
+        }
+    }
+
+    @Test
+    void aSlowRequestKeepsItsKeyLongPastItsLease() throws Exception {
+        try (ServerProcess server = TomcatServer.tomcat9().set("idempotency.lease", "1s")) {
+            server.start();
+            Client client = new Client(server.baseUrl());
+            String key = UUID.randomUUID().toString();
+            long before = client.count("charge");
+            var slow = client.sendAsync(payment(client, key, false).header("X-Delay-Ms", "4000"));
+            Await.until("the application to charge", Duration.ofSeconds(30), () -> {
+                try {
+                    return client.count("charge");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, n -> n == before + 1);
+            // Well past several lease lengths the heartbeat still holds the key: duplicates conflict, nothing expires.
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<byte[]> duplicate = send(client, payment(client, key, false));
+                if (slow.isDone()) break;
+                PaymentsScenarios.assertProblem(duplicate, 409, "request-in-progress");
+                Thread.sleep(1000); // spacing the probes over several leases is the point here, not synchronisation
+            }
+            HttpResponse<byte[]> first = slow.get();
+            assertEquals(201, first.statusCode());
+            HttpResponse<byte[]> replay = send(client, payment(client, key, false));
+            assertArrayEquals(first.body(), replay.body());
+            assertEquals(before + 1, client.count("charge"));
+        }
+    }
+}

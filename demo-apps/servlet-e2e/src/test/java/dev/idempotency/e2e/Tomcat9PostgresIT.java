@@ -1,0 +1,63 @@
+package dev.idempotency.e2e;
+
+import dev.idempotency.store.testing.Await;
+import dev.idempotency.store.testing.TcpProxy;
+import dev.idempotency.store.testing.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Tomcat 9 on the production store, PostgreSQL, reached through a TCP proxy the test can cut: with the store down,
+ * a keyed request fails closed (503) and never runs the application; requests without a key are unaffected.
+ */
+class Tomcat9PostgresIT extends PaymentsScenarios {
+    private TcpProxy proxy;
+
+    @Override
+    protected ServerProcess server() throws Exception {
+        TestDatabase db = TestDatabase.postgres();
+        proxy = new TcpProxy(db.hostAndPort());
+        ServerProcess tomcat = TomcatServer.tomcat9()
+                .set("idempotency.store.url", db.viaPort("127.0.0.1", proxy.port()))
+                .set("idempotency.store.table", "e2e_keys_" + Long.toHexString(System.nanoTime()))
+                .set("idempotency.store.connect-timeout", "1s");
+        if (db.user != null) tomcat.set("idempotency.store.user", db.user).set("idempotency.store.password", db.password);
+        return tomcat;
+    }
+
+    @AfterAll
+    void closeProxy() throws Exception {
+        if (proxy != null) proxy.close();
+    }
+
+    @Test
+    void withTheStoreCutOffKeyedRequestsFailClosedAndNothingRuns() throws Exception {
+        assertEquals(201, client.postJson("/payments", key(), "{\"amount\":1}").statusCode(), "the store works before the cut");
+        long charges = client.count("charge");
+        proxy.cut();
+        try {
+            HttpResponse<byte[]> refused = client.postJson("/payments", key(), "{\"amount\":2}");
+            assertProblem(refused, 503, "store-unavailable");
+            assertTrue(Integer.parseInt(refused.headers().firstValue("Retry-After").orElseThrow()) >= 1);
+            assertEquals(charges, client.count("charge"), "fail closed: the application must not run");
+            assertEquals(201, client.postJson("/payments", null, "{\"amount\":3}").statusCode(), "requests without a key never touch the store");
+        } finally {
+            proxy.restore();
+        }
+        String key = key();
+        HttpResponse<byte[]> recovered = Await.until("the store to come back", Duration.ofSeconds(30), () -> {
+            try {
+                return client.postJson("/payments", key, "{\"amount\":4}");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, r -> r.statusCode() != 503);
+        assertEquals(201, recovered.statusCode(), text(recovered));
+    }
+}
