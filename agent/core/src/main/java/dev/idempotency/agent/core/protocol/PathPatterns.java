@@ -40,25 +40,18 @@ public final class PathPatterns {
     }
 
     private static String toRegex(String glob) {
+        // "/x/**" also matches "/x" itself
+        if (glob.endsWith("/**")) return toRegex(glob.substring(0, glob.length() - 3)) + "(/.*)?";
         StringBuilder regex = new StringBuilder();
         for (int i = 0; i < glob.length(); i++) {
             char c = glob.charAt(i);
-            if (c == '*') {
-                boolean deep = i + 1 < glob.length() && glob.charAt(i + 1) == '*';
-                if (deep) {
-                    i++;
-                    // "/x/**" also matches "/x" itself
-                    if (regex.length() >= 1 && regex.charAt(regex.length() - 1) == '/' && i == glob.length() - 1) {
-                        regex.setLength(regex.length() - 1);
-                        regex.append("(/.*)?");
-                    } else {
-                        regex.append(".*");
-                    }
-                } else {
-                    regex.append("[^/]*");
-                }
-            } else {
+            if (c != '*') {
                 regex.append(Pattern.quote(String.valueOf(c)));
+            } else if (i + 1 < glob.length() && glob.charAt(i + 1) == '*') {
+                regex.append(".*");
+                i++;
+            } else {
+                regex.append("[^/]*");
             }
         }
         return regex.toString();

@@ -1,0 +1,118 @@
+package dev.idempotency.agent.core.config;
+
+import dev.idempotency.store.ExpiredLeasePolicy;
+import dev.idempotency.store.SchemaMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AgentConfigTest {
+    private static AgentConfig load(Properties system, Map<String, String> env) {
+        return AgentConfig.load(ConfigSource.of(system, env));
+    }
+
+    private static Properties props(String... pairs) {
+        Properties p = new Properties();
+        for (int i = 0; i < pairs.length; i += 2) p.setProperty(pairs[i], pairs[i + 1]);
+        return p;
+    }
+
+    @Test
+    void theDefaultsAreTheDocumentedOnes() {
+        AgentConfig c = load(new Properties(), Collections.emptyMap());
+        assertEquals("[POST, PATCH]", c.methods.toString());
+        assertEquals("Idempotency-Key", c.header);
+        assertEquals(255, c.keyMaxLength);
+        assertEquals("auto", c.tenant.toString());
+        assertEquals(1024 * 1024, c.maxRequestBytes);
+        assertEquals(1024 * 1024, c.maxResponseBytes);
+        assertFalse(c.storeServerErrors);
+        assertEquals(AgentConfig.FailureMode.CLOSED, c.failureMode);
+        assertEquals(Duration.ofSeconds(30), c.store.lease());
+        assertEquals(Duration.ofHours(24), c.store.ttl());
+        assertEquals(ExpiredLeasePolicy.RECONCILE, c.store.expiredLeasePolicy());
+        assertEquals(SchemaMode.CREATE, c.store.schemaMode());
+        assertTrue(c.store.url().startsWith("jdbc:h2:file:"), c.store.url());
+        assertTrue(c.include.matches("/anything/at/all"));
+        assertTrue(c.required.isEmpty());
+    }
+
+    @Test
+    void systemPropertiesBeatEnvironmentWhichBeatsTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("agent.properties");
+        Files.write(file, "idempotency.lease=10s\nidempotency.ttl=2h\nidempotency.header=X-File\n".getBytes());
+        Map<String, String> env = new HashMap<>();
+        env.put("IDEMPOTENCY_CONFIG", file.toString());
+        env.put("IDEMPOTENCY_TTL", "3h");
+        env.put("IDEMPOTENCY_STORE_POOL_SIZE", "4");
+        AgentConfig c = load(props("idempotency.ttl", "4h"), env);
+        assertEquals(Duration.ofSeconds(10), c.store.lease(), "from the file");
+        assertEquals(Duration.ofHours(4), c.store.ttl(), "the system property wins");
+        assertEquals(4, c.store.poolSize(), "from the environment, with - and . as _");
+        assertEquals("X-File", c.header);
+    }
+
+    @Test
+    void durationsAndSizesAcceptTheDocumentedUnits() {
+        AgentConfig c = load(props("idempotency.lease", "1500ms", "idempotency.ttl", "7d", "idempotency.max-request-bytes", "512KiB",
+                "idempotency.max-response-bytes", "2mb", "idempotency.sweep-interval", "5m"), Collections.emptyMap());
+        assertEquals(Duration.ofMillis(1500), c.store.lease());
+        assertEquals(Duration.ofDays(7), c.store.ttl());
+        assertEquals(512 * 1024, c.maxRequestBytes);
+        assertEquals(2_000_000, c.maxResponseBytes);
+        assertEquals(Duration.ofMinutes(5), c.sweepInterval);
+    }
+
+    @Test
+    void everyBadValueIsNamedWithWhatIsAccepted() {
+        ConfigException e = assertThrows(ConfigException.class, () -> load(props("idempotency.lease", "30", "idempotency.tenant", "tenant",
+                "idempotency.failure-mode", "maybe", "idempotency.methods", "POST,GE T"), Collections.emptyMap()));
+        String m = e.getMessage();
+        assertTrue(m.contains("'idempotency.lease' is '30'") && m.contains("such as 500ms, 30s"), m);
+        assertTrue(m.contains("'idempotency.tenant' is 'tenant'") && m.contains("header:NAME"), m);
+        assertTrue(m.contains("'idempotency.failure-mode' is 'maybe'") && m.contains("closed or open"), m);
+        assertTrue(m.contains("'idempotency.methods'"), m);
+        assertTrue(m.contains("(from system property idempotency.lease)"), m);
+    }
+
+    @Test
+    void storeSettingsAreValidatedAndThePasswordNeverShown() {
+        ConfigException badUrl = assertThrows(ConfigException.class,
+                () -> load(props("idempotency.store.url", "jdbc:oracle:thin:@x", "idempotency.store.password", "hunter2"), Collections.emptyMap()));
+        assertTrue(badUrl.getMessage().contains("jdbc:postgresql:"), badUrl.getMessage());
+        ConfigException badTable = assertThrows(ConfigException.class, () -> load(props("idempotency.store.table", "x;drop"), Collections.emptyMap()));
+        assertTrue(badTable.getMessage().contains("'idempotency.store.table'"), badTable.getMessage());
+        AgentConfig ok = load(props("idempotency.store.url", "jdbc:postgresql://db/app", "idempotency.store.password", "hunter2"), Collections.emptyMap());
+        assertFalse(ok.summary().contains("hunter2"), ok.summary());
+    }
+
+    @Test
+    void aTtlShorterThanTheLeaseIsRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> load(props("idempotency.ttl", "10s", "idempotency.lease", "1m"), Collections.emptyMap()));
+        assertTrue(e.getMessage().contains("idempotency.ttl"), e.getMessage());
+    }
+
+    @Test
+    void anUnreadableConfigFileIsNamed() {
+        ConfigException e = assertThrows(ConfigException.class, () -> load(props("idempotency.config", "/no/such/file.properties"), Collections.emptyMap()));
+        assertTrue(e.getMessage().contains("/no/such/file.properties"), e.getMessage());
+    }
+
+    @Test
+    void unknownSettingsAreReportedAsLikelyTypos() {
+        AgentConfig c = load(props("idempotency.leases", "5s", "idempotency.lease", "5s"), Collections.emptyMap());
+        assertEquals("[idempotency.leases]", c.unknownSettings().toString());
+    }
+}
