@@ -27,6 +27,7 @@ abstract class ServerProcess implements AutoCloseable {
     protected final int port;
     private final Map<String, String> agentSettings = new LinkedHashMap<>();
     private Path javaHome = Path.of(System.getProperty("java.home"));
+    private boolean withAgent = true;
     private Process process;
     private int starts;
 
@@ -38,6 +39,12 @@ abstract class ServerProcess implements AutoCloseable {
 
     ServerProcess set(String setting, String value) {
         agentSettings.put(setting, value);
+        return this;
+    }
+
+    /** Without the agent, for overhead comparisons. */
+    ServerProcess withAgent(boolean agent) {
+        this.withAgent = agent;
         return this;
     }
 
@@ -65,7 +72,7 @@ abstract class ServerProcess implements AutoCloseable {
         if (starts == 0) prepare();
         starts++;
         List<String> jvm = new ArrayList<>();
-        jvm.add("-javaagent:" + E2eEnvironment.agentJar());
+        if (withAgent) jvm.add("-javaagent:" + E2eEnvironment.agentJar());
         jvm.add("-Duser.home=" + work.resolve("home"));
         jvm.add("-Dpayments.db=" + work.resolve("ledger"));
         jvm.add("-Xmx256m");

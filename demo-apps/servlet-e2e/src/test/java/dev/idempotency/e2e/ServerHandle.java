@@ -1,0 +1,30 @@
+package dev.idempotency.e2e;
+
+/** A started or startable server for code outside this package (the benchmark harness). */
+public final class ServerHandle implements AutoCloseable {
+    private final ServerProcess server;
+
+    private ServerHandle(ServerProcess server) {
+        this.server = server;
+    }
+
+    public static ServerHandle tomcat9(boolean withAgent) throws Exception {
+        return new ServerHandle(TomcatServer.tomcat9().withAgent(withAgent));
+    }
+
+    /** Starts the server and returns how long it took to answer its first request, in milliseconds. */
+    public long start() throws Exception {
+        long begin = System.nanoTime();
+        server.start();
+        return (System.nanoTime() - begin) / 1_000_000;
+    }
+
+    public int port() {
+        return server.port;
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.close();
+    }
+}
