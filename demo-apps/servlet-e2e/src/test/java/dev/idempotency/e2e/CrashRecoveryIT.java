@@ -29,16 +29,21 @@ class CrashRecoveryIT {
     private static long crashMidRequest(ServerProcess server, Client client, String key) throws Exception {
         long before = client.count("charge");
         client.sendAsync(payment(client, key, true));
+        awaitCharges(client, before + 1);
+        server.kill();
+        server.start();
+        return before + 1;
+    }
+
+    /** Waits until the application's ledger shows the charge: the request is inside the application now. */
+    private static void awaitCharges(Client client, long charges) {
         Await.until("the application to charge", Duration.ofSeconds(30), () -> {
             try {
                 return client.count("charge");
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        }, n -> n == before + 1);
-        server.kill();
-        server.start();
-        return before + 1;
+        }, n -> n == charges);
     }
 
     private static HttpResponse<byte[]> send(Client client, HttpRequest.Builder request) {
@@ -93,13 +98,7 @@ class CrashRecoveryIT {
             String key = UUID.randomUUID().toString();
             long before = client.count("charge");
             var slow = client.sendAsync(payment(client, key, false).header("X-Delay-Ms", "4000"));
-            Await.until("the application to charge", Duration.ofSeconds(30), () -> {
-                try {
-                    return client.count("charge");
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }, n -> n == before + 1);
+            awaitCharges(client, before + 1);
             // Well past several lease lengths the heartbeat still holds the key: duplicates conflict, nothing expires.
             for (int i = 0; i < 3; i++) {
                 HttpResponse<byte[]> duplicate = send(client, payment(client, key, false));

@@ -66,17 +66,26 @@ public final class OverheadBenchmark {
             samples.add(latencies);
             new Thread(() -> {
                 int n = 0;
-                try (Socket socket = new Socket("127.0.0.1", server.port())) {
-                    socket.setTcpNoDelay(true);
-                    OutputStream out = socket.getOutputStream();
-                    InputStream in = new BufferedInputStream(socket.getInputStream());
+                Socket socket = null;
+                InputStream in = null;
+                try {
                     while (System.nanoTime() < end) {
+                        if (socket == null) {
+                            socket = new Socket("127.0.0.1", server.port());
+                            socket.setTcpNoDelay(true);
+                            in = new BufferedInputStream(socket.getInputStream());
+                        }
                         String key = keyed ? "Idempotency-Key: " + UUID.randomUUID() + "\r\n" : "";
                         long start = System.nanoTime();
+                        OutputStream out = socket.getOutputStream();
                         out.write(("POST /shop/ping HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n" + key + "\r\n")
                                 .getBytes(StandardCharsets.ISO_8859_1));
                         out.flush();
-                        readResponse(in);
+                        // Tomcat closes a keep-alive connection after 100 requests: open the next one then.
+                        if (!readResponse(in)) {
+                            socket.close();
+                            socket = null;
+                        }
                         if (n < latencies.length) latencies[n] = System.nanoTime() - start;
                         n++;
                     }
@@ -85,6 +94,11 @@ public final class OverheadBenchmark {
                         failures.add(t);
                     }
                 } finally {
+                    try {
+                        if (socket != null) socket.close();
+                    } catch (IOException ignored) {
+                        // closing
+                    }
                     total.addAndGet(n);
                     done.countDown();
                 }
@@ -100,16 +114,18 @@ public final class OverheadBenchmark {
         return r;
     }
 
-    /** Reads one response with a Content-Length or chunked body; fails on anything but 200. */
-    private static void readResponse(InputStream in) throws IOException {
+    /** Reads one response (Content-Length or chunked body); fails on anything but 200; false if the server closes. */
+    private static boolean readResponse(InputStream in) throws IOException {
         String status = line(in);
         if (!status.startsWith("HTTP/1.1 200")) throw new IOException("unexpected response: " + status);
         int length = -1;
         boolean chunked = false;
+        boolean close = false;
         for (String header; !(header = line(in)).isEmpty(); ) {
             String lower = header.toLowerCase();
             if (lower.startsWith("content-length:")) length = Integer.parseInt(header.substring(15).trim());
             if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) chunked = true;
+            if (lower.startsWith("connection:") && lower.contains("close")) close = true;
         }
         if (chunked) {
             for (int size; (size = Integer.parseInt(line(in).trim(), 16)) > 0; ) {
@@ -120,6 +136,7 @@ public final class OverheadBenchmark {
         } else {
             skip(in, length);
         }
+        return !close;
     }
 
     private static void skip(InputStream in, int n) throws IOException {
