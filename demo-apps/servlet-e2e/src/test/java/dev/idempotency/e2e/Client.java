@@ -17,11 +17,18 @@ import java.util.regex.Pattern;
 /** HTTP to the server under test: java.net.http for ordinary requests, a raw socket for headers no client would send. */
 final class Client {
     private final String baseUrl;
+    private final String countersPath;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
     Client(String baseUrl) {
+        this(baseUrl, "/counters");
+    }
+
+    /** A client of an application whose side-effect counters answer at {@code countersPath}. */
+    Client(String baseUrl, String countersPath) {
         this.baseUrl = baseUrl;
+        this.countersPath = countersPath;
     }
 
     HttpRequest.Builder request(String path) {
@@ -44,7 +51,7 @@ final class Client {
 
     /** How often the application performed each kind of side effect, from its own ledger. */
     long count(String kind) throws IOException, InterruptedException {
-        String json = new String(send(request("/counters")).body(), StandardCharsets.UTF_8);
+        String json = new String(send(request(countersPath)).body(), StandardCharsets.UTF_8);
         Matcher m = Pattern.compile("\"" + Pattern.quote(kind) + "\":(\\d+)").matcher(json);
         if (!m.find()) throw new AssertionError("no counter " + kind + " in " + json);
         return Long.parseLong(m.group(1));

@@ -14,6 +14,8 @@ final class E2eEnvironment {
     static Path tomcat9() { return path("e2e.servers").resolve(System.getProperty("e2e.tomcat9")); }
     static Path tomcat10() { return path("e2e.servers").resolve(System.getProperty("e2e.tomcat10")); }
     static Path jetty12() { return path("e2e.servers").resolve(System.getProperty("e2e.jetty12")); }
+    static Path wildfly26() { return path("e2e.servers").resolve(System.getProperty("e2e.wildfly26")); }
+    static Path wildfly39() { return path("e2e.servers").resolve(System.getProperty("e2e.wildfly39")); }
 
     /** The Temurin 25 JDK installed beside the default one. */
     static Path jdk25() { return Paths.get("/usr/lib/jvm/temurin-25-jdk-amd64"); }

@@ -1,21 +1,11 @@
 package dev.idempotency.e2e;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,42 +18,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * scenarios are the same everywhere. The demo application counts its own side effects, so "ran exactly once" is read
  * from the application, not from the agent.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-abstract class PaymentsScenarios {
-    static final String PROBLEM = "urn:idempotency-agent:problem:";
-    protected ServerProcess server;
-    protected Client client;
+abstract class PaymentsScenarios extends ServerScenarios {
 
-    /** The server under test, configured but not started. */
-    protected abstract ServerProcess server() throws Exception;
-
-    @BeforeAll
-    void startServer() throws Exception {
-        server = server().set("idempotency.required", "/shop/refunds").set("idempotency.max-request-bytes", "64KiB")
+    @Override
+    protected ServerProcess configure(ServerProcess server) {
+        return server.set("idempotency.required", "/shop/refunds").set("idempotency.max-request-bytes", "64KiB")
                 .set("idempotency.max-response-bytes", "256KiB");
-        server.start();
-        client = new Client(server.baseUrl());
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        if (server != null) server.close();
-    }
-
-    static String key() {
-        return UUID.randomUUID().toString();
-    }
-
-    static String text(HttpResponse<byte[]> r) {
-        return new String(r.body(), StandardCharsets.UTF_8);
-    }
-
-    static void assertProblem(HttpResponse<byte[]> r, int status, String type) {
-        assertEquals(status, r.statusCode(), text(r));
-        assertEquals("application/problem+json", r.headers().firstValue("Content-Type").orElse(""), text(r));
-        assertTrue(text(r).contains("\"type\":\"" + PROBLEM + type + "\""), text(r));
-        assertTrue(text(r).contains("\"status\":" + status), text(r));
     }
 
     @Test
@@ -84,11 +44,7 @@ abstract class PaymentsScenarios {
 
         // The same request, with its JSON keys in another order and other whitespace, and the key as an sf-string.
         HttpResponse<byte[]> retry = client.postJson("/payments", "\"" + key + "\"", "{\"currency\":\"eur\",\"amount\":1250}");
-        assertEquals(201, retry.statusCode());
-        assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElse(null));
-        assertArrayEquals(first.body(), retry.body(), "the replayed body must be the original bytes");
-        assertEquals(first.headers().firstValue("Location"), retry.headers().firstValue("Location"));
-        assertEquals(first.headers().firstValue("Content-Type"), retry.headers().firstValue("Content-Type"));
+        assertReplayOf(first, retry);
         assertTrue(text(retry).contains("€"), "the writer's UTF-8 survives: " + text(retry));
         assertEquals(before + 1, client.count("charge"));
     }
@@ -97,39 +53,8 @@ abstract class PaymentsScenarios {
     void concurrentDuplicatesGetConflictsAndTheApplicationRunsOnce() throws Exception {
         long before = client.count("charge");
         String key = key();
-        int duplicates = 24;
-        CountDownLatch ready = new CountDownLatch(1);
-        List<CompletableFuture<HttpResponse<byte[]>>> responses = new ArrayList<>();
-        for (int i = 0; i < duplicates; i++) {
-            responses.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    ready.await();
-                    return client.send(client.request("/payments").header("Idempotency-Key", key).header("X-Delay-Ms", "1500")
-                            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":99}")));
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }));
-        }
-        ready.countDown();
-        int executed = 0;
-        int conflicts = 0;
-        for (CompletableFuture<HttpResponse<byte[]>> f : responses) {
-            HttpResponse<byte[]> r = f.get();
-            if (r.statusCode() == 201 && r.headers().firstValue("Idempotent-Replayed").isEmpty()) {
-                executed++;
-            } else if (r.statusCode() == 409) {
-                assertProblem(r, 409, "request-in-progress");
-                int retryAfter = Integer.parseInt(r.headers().firstValue("Retry-After").orElseThrow());
-                assertTrue(retryAfter >= 1, "Retry-After " + retryAfter);
-                conflicts++;
-            } else {
-                assertEquals(201, r.statusCode(), text(r));
-                assertEquals("true", r.headers().firstValue("Idempotent-Replayed").orElse(null));
-            }
-        }
-        assertEquals(1, executed, "exactly one request may run the application");
-        assertTrue(conflicts >= 1, "concurrent duplicates must see 409");
+        sendConcurrentDuplicates(24, 201, () -> client.request("/payments").header("Idempotency-Key", key).header("X-Delay-Ms", "1500")
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":99}")));
         assertEquals(before + 1, client.count("charge"));
     }
 

@@ -25,6 +25,8 @@ import java.util.concurrent.TimeUnit;
 abstract class ServerProcess implements AutoCloseable {
     protected final Path work;
     protected final int port;
+    private String contextPath = "/shop";
+    private String readinessPath = "/counters";
     private final Map<String, String> agentSettings = new LinkedHashMap<>();
     private Path javaHome = Path.of(System.getProperty("java.home"));
     private boolean withAgent = true;
@@ -53,9 +55,16 @@ abstract class ServerProcess implements AutoCloseable {
         return this;
     }
 
+    /** Where the application answers ("/shop" for a deployed shop.war, "" at the root) and which path says it is up. */
+    ServerProcess application(String contextPath, String readinessPath) {
+        this.contextPath = contextPath;
+        this.readinessPath = readinessPath;
+        return this;
+    }
+
     /** The URL of the demo application's context. */
     String baseUrl() {
-        return "http://127.0.0.1:" + port + "/shop";
+        return "http://127.0.0.1:" + port + contextPath;
     }
 
     Path log() {
@@ -64,6 +73,10 @@ abstract class ServerProcess implements AutoCloseable {
 
     /** The command that runs the server in the foreground, given the JVM options. */
     protected abstract List<String> command(Path java, List<String> jvmOptions) throws IOException;
+
+    /** For launchers that take the JVM from the environment (scripts); nothing by default. */
+    protected void environment(Map<String, String> environment, Path javaHome, List<String> jvmOptions) {
+    }
 
     /** Lays out the server's base directory and deploys the WAR; called once, before the first start. */
     protected abstract void prepare() throws IOException;
@@ -79,6 +92,7 @@ abstract class ServerProcess implements AutoCloseable {
         agentSettings.forEach((k, v) -> jvm.add("-D" + k + "=" + v));
         ProcessBuilder builder = new ProcessBuilder(command(javaHome.resolve("bin/java"), jvm))
                 .directory(work.toFile()).redirectErrorStream(true).redirectOutput(log().toFile());
+        environment(builder.environment(), javaHome, jvm);
         process = builder.start();
         awaitReady();
     }
@@ -89,7 +103,7 @@ abstract class ServerProcess implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) throw new IllegalStateException("server exited with " + process.exitValue() + ":\n" + logTail());
             try {
-                HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/counters")).build(),
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(baseUrl() + readinessPath)).build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) return;
             } catch (IOException notYet) {
@@ -100,19 +114,35 @@ abstract class ServerProcess implements AutoCloseable {
         throw new IllegalStateException("server did not become ready in 90 s:\n" + logTail());
     }
 
-    /** Graceful stop (SIGTERM: the JVM runs its shutdown hooks). */
+    /** Graceful stop (SIGTERM: the JVM runs its shutdown hooks), of the launcher and of the JVM it started, if any. */
     synchronized void stop() throws InterruptedException {
         if (process == null) return;
-        process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly().waitFor();
+        List<ProcessHandle> tree = tree();
+        tree.forEach(ProcessHandle::destroy);
+        for (ProcessHandle p : tree) {
+            try {
+                p.onExit().get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                p.destroyForcibly();
+            }
+        }
         process = null;
     }
 
     /** kill -9: no shutdown hook, no cleanup, as a crash would leave things. */
     synchronized void kill() throws InterruptedException {
         if (process == null) return;
-        process.destroyForcibly().waitFor();
+        List<ProcessHandle> tree = tree();
+        tree.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle p : tree) p.onExit().join();
         process = null;
+    }
+
+    private List<ProcessHandle> tree() {
+        List<ProcessHandle> tree = new ArrayList<>();
+        process.toHandle().descendants().forEach(tree::add);
+        tree.add(process.toHandle());
+        return tree;
     }
 
     String logTail() {

@@ -13,6 +13,9 @@ import java.util.jar.JarFile;
 public final class IdempotencyAgent {
 
     private static final String INSTALLER = "dev.idempotency.agent.core.AgentInstaller";
+    private static final String BRIDGE_PACKAGE = "dev.idempotency.agent.bootstrap";
+    /** JBoss Modules (WildFly, JBoss EAP) delegates only these packages (and java.*) to the class path. */
+    private static final String JBOSS_SYSTEM_PACKAGES = "jboss.modules.system.pkgs";
 
     private IdempotencyAgent() {
     }
@@ -27,6 +30,7 @@ public final class IdempotencyAgent {
 
     private static synchronized void start(String arguments, Instrumentation instrumentation) {
         try {
+            makeBridgeVisibleToJBossModules();
             File jar = agentJar();
             instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar));
             ClassLoader isolated = new AgentClassLoader(jar);
@@ -36,6 +40,20 @@ public final class IdempotencyAgent {
         } catch (Throwable t) {
             Throwable cause = t instanceof java.lang.reflect.InvocationTargetException ? t.getCause() : t;
             System.err.println("[idempotency-agent] ERROR could not start (" + cause + "); the application runs UNPROTECTED");
+        }
+    }
+
+    /**
+     * Modules of a JBoss Modules host see only their declared dependencies, not the bootstrap class path, so the advice
+     * inlined into their servlets could not reach the bridge. The host reads this property when its main starts, after
+     * the premain: adding the bridge package here spares the operator from configuring it by hand.
+     */
+    private static void makeBridgeVisibleToJBossModules() {
+        String packages = System.getProperty(JBOSS_SYSTEM_PACKAGES);
+        if (packages == null || packages.trim().isEmpty()) {
+            System.setProperty(JBOSS_SYSTEM_PACKAGES, BRIDGE_PACKAGE);
+        } else if (!(',' + packages.replace(" ", "") + ',').contains(',' + BRIDGE_PACKAGE + ',')) {
+            System.setProperty(JBOSS_SYSTEM_PACKAGES, packages + "," + BRIDGE_PACKAGE);
         }
     }
 

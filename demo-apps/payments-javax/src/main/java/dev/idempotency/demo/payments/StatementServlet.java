@@ -1,5 +1,6 @@
 package dev.idempotency.demo.payments;
 
+import dev.idempotency.demo.ledger.Ledger;
 import java.io.IOException;
 import java.io.OutputStream;
 import javax.servlet.http.HttpServlet;

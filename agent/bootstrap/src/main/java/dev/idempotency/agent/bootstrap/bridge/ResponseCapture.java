@@ -9,7 +9,7 @@ public interface ResponseCapture {
 
     void write(byte[] bytes, int offset, int length) throws IOException;
 
-    /** The application asked to commit now: from here on the response streams through and cannot be kept. */
+    /** The application asked to flush; a buffered response holds it until the response is recorded. */
     void flushBuffer() throws IOException;
 
     /** Discards what was buffered (the application reset the response). */

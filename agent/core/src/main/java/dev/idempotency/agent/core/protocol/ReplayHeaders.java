@@ -8,7 +8,7 @@ import java.util.Set;
 /** Which response headers are kept for replay: not hop-by-hop ones, not Date, not Content-Length (regenerated). */
 public final class ReplayHeaders {
     public static final String REPLAYED = "Idempotent-Replayed";
-    /** Marks a record whose response was too large (or flushed early) to keep; its retries get a problem. */
+    /** Marks a record whose response was too large to keep; its retries get a problem. */
     public static final String NOT_KEPT_MARKER = "X-Idempotency-Agent-Not-Kept";
 
     private static final Set<String> DROPPED = new HashSet<>(Arrays.asList("connection", "keep-alive", "proxy-authenticate",

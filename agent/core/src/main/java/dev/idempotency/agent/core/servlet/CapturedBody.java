@@ -5,8 +5,8 @@ import java.io.OutputStream;
 import java.util.Arrays;
 
 /**
- * The response body, held in memory up to a limit so it can be recorded before the client sees it. Past the limit,
- * or when the application forces a flush, it switches once to streaming straight to the client.
+ * The response body, held in memory up to a limit so it can be recorded before the client sees it. Past the limit it
+ * switches once to streaming straight to the client.
  */
 final class CapturedBody {
     /** Called once, before the first byte streams: records that the response will not be kept, returns the client stream. */
@@ -15,7 +15,6 @@ final class CapturedBody {
     }
 
     static final String TOO_LARGE = "too-large";
-    static final String FLUSHED_EARLY = "flushed-early";
 
     private final long limit;
     private final StreamingStart streamingStart;

@@ -162,8 +162,8 @@ public final class IdempotentServletHandler implements ServletHandler {
         for (StoredResponse.Header h : stored.headers()) {
             if (h.name().equalsIgnoreCase(ReplayHeaders.NOT_KEPT_MARKER)) {
                 return problem(http, response, Problem.RESPONSE_NOT_KEPT, "The request with this " + config.header
-                        + " was processed (status " + stored.status() + "), but its response was too large or streamed too early"
-                        + " to be kept, so it cannot be replayed. It will not be run again.", null);
+                        + " was processed (status " + stored.status() + "), but its response was too large to be kept, so it cannot be"
+                        + " replayed. It will not be run again.", null);
             }
             headers.add(new String[] {h.name(), h.value()});
         }

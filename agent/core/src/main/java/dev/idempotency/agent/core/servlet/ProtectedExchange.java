@@ -78,9 +78,12 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
 
     @Override public void write(byte[] bytes, int offset, int length) throws IOException { body.write(bytes, offset, length); }
 
+    /**
+     * A flush of a buffered response is held: the response leaves once it is recorded. Frameworks flush at the end of
+     * every body (Spring does), so committing here would leave nothing to replay. A streaming response flushes through.
+     */
     @Override
     public void flushBuffer() throws IOException {
-        body.startStreaming(CapturedBody.FLUSHED_EARLY);
         body.flushStream();
     }
 

@@ -1,4 +1,4 @@
-package dev.idempotency.demo.payments;
+package dev.idempotency.demo.ledger;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -8,10 +8,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * The application's own database: every side effect is a row, so a test can count exactly how often the application
- * ran. It lives in a file (system property payments.db) so counts survive a server crash and restart.
+ * A demo application's own database: every side effect is a row, so a test can count exactly how often the
+ * application ran. It lives in a file (system property payments.db) so counts survive a server crash and restart.
+ * Shared by every demo application; none of them knows anything about idempotency.
  */
-final class Ledger {
+public final class Ledger {
     private static final String URL = "jdbc:h2:file:" + System.getProperty("payments.db",
             System.getProperty("java.io.tmpdir") + "/payments-demo") + ";DB_CLOSE_ON_EXIT=FALSE";
 
@@ -32,12 +33,12 @@ final class Ledger {
     private Ledger() {
     }
 
-    static Connection connect() throws SQLException {
+    private static Connection connect() throws SQLException {
         return DriverManager.getConnection(URL, "sa", "");
     }
 
     /** Records one side effect and returns its id. */
-    static long record(String kind, long amount, String currency) {
+    public static long record(String kind, long amount, String currency) {
         try (Connection c = connect();
              PreparedStatement ps = c.prepareStatement("INSERT INTO side_effects (kind, amount, currency) VALUES (?, ?, ?)",
                      Statement.RETURN_GENERATED_KEYS)) {
@@ -54,7 +55,7 @@ final class Ledger {
         }
     }
 
-    static long count(String kind) {
+    public static long count(String kind) {
         try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM side_effects WHERE kind = ?")) {
             ps.setString(1, kind);
             try (ResultSet rs = ps.executeQuery()) {

@@ -1,0 +1,9 @@
+package dev.idempotency.e2e;
+
+/** Spring MVC 5 (javax) WAR, DispatcherServlet in web.xml, on Tomcat 9. */
+class SpringMvcTomcat9IT extends OrdersScenarios {
+    @Override
+    protected ServerProcess server() throws Exception {
+        return OrdersServers.onTomcat(E2eEnvironment.tomcat9(), "orders-spring-mvc.war");
+    }
+}
