@@ -1,7 +1,7 @@
 package dev.idempotency.e2e;
 
 /** Jersey 2 (javax) WAR on Tomcat 9. */
-class Jersey2Tomcat9IT extends OrdersScenarios {
+class Jersey2Tomcat9IT extends JaxrsOrdersScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return OrdersServers.onTomcat(E2eEnvironment.tomcat9(), "orders-jersey2.war");

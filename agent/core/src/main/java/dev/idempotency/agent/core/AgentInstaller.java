@@ -1,9 +1,13 @@
 package dev.idempotency.agent.core;
 
+import dev.idempotency.agent.bootstrap.bridge.JaxrsBridge;
 import dev.idempotency.agent.bootstrap.bridge.ServletBridge;
 import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.config.ConfigException;
 import dev.idempotency.agent.core.config.ConfigSource;
+import dev.idempotency.agent.core.gate.IdempotencyGate;
+import dev.idempotency.agent.core.jaxrs.IdempotentJaxrsHandler;
+import dev.idempotency.agent.core.jaxrs.JaxrsInstrumentation;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.servlet.IdempotentServletHandler;
 import dev.idempotency.agent.core.servlet.ServletInstrumentation;
@@ -42,7 +46,9 @@ public final class AgentInstaller {
             return;
         }
         StoreLifecycle lifecycle = new StoreLifecycle(config.store, config.sweepInterval);
-        ServletBridge.install(new IdempotentServletHandler(config, lifecycle));
+        IdempotencyGate gate = new IdempotencyGate(config, lifecycle);
+        ServletBridge.install(new IdempotentServletHandler(config, gate));
+        JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate));
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
@@ -52,7 +58,7 @@ public final class AgentInstaller {
                 .ignore(nameStartsWith("net.bytebuddy.").or(nameStartsWith("java."))
                         .or(nameStartsWith("sun.")).or(nameStartsWith("jdk.")).or(nameStartsWith("com.sun."))
                         .or(nameStartsWith("dev.idempotency.agent.")).or(isSynthetic()));
-        ServletInstrumentation.apply(builder).installOn(instrumentation);
+        JaxrsInstrumentation.apply(ServletInstrumentation.apply(builder)).installOn(instrumentation);
         AgentLog.info("started " + version() + ": " + config.summary());
     }
 

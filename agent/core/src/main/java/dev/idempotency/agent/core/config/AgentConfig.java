@@ -2,6 +2,7 @@ package dev.idempotency.agent.core.config;
 
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.PathPatterns;
+import dev.idempotency.agent.core.protocol.RequiredEndpoints;
 import dev.idempotency.agent.core.protocol.TenantMode;
 import dev.idempotency.store.ExpiredLeasePolicy;
 import dev.idempotency.store.SchemaMode;
@@ -66,7 +67,7 @@ public final class AgentConfig {
     public final Set<String> methods;
     public final PathPatterns include;
     public final PathPatterns exclude;
-    public final PathPatterns required;
+    public final RequiredEndpoints required;
     public final String header;
     public final int keyMaxLength;
     public final TenantMode tenant;
@@ -84,7 +85,8 @@ public final class AgentConfig {
         methods = read("idempotency.methods", AgentConfig::methods, "a comma-separated list of HTTP methods, e.g. POST,PATCH");
         include = read("idempotency.include", PathPatterns::parse, "comma-separated path patterns starting with / (* one segment, ** any)");
         exclude = read("idempotency.exclude", PathPatterns::parse, "comma-separated path patterns starting with / (* one segment, ** any)");
-        required = read("idempotency.required", PathPatterns::parse, "comma-separated path patterns starting with / (* one segment, ** any)");
+        required = read("idempotency.required", RequiredEndpoints::parse,
+                "comma-separated path patterns starting with / and JAX-RS routes such as 'POST /orders/{id}/payments'");
         header = read("idempotency.header", v -> v.matches("[A-Za-z0-9!#$%&'*+.^_`|~-]+") ? v : null, "an HTTP header name");
         keyMaxLength = read("idempotency.key.max-length", v -> intIn(v, 1, 255), "a number from 1 to 255");
         tenant = read("idempotency.tenant", TenantMode::parse, "auto, principal, header:NAME or none");

@@ -4,12 +4,13 @@ import dev.idempotency.agent.bootstrap.bridge.AsyncEnd;
 import dev.idempotency.agent.bootstrap.bridge.ResponseCapture;
 import dev.idempotency.agent.bootstrap.bridge.ServletAccessor;
 import dev.idempotency.agent.bootstrap.bridge.ServletExchange;
+import dev.idempotency.agent.core.gate.Admission;
+import dev.idempotency.agent.core.gate.Answer;
+import dev.idempotency.agent.core.gate.BoundedResponseBody;
+import dev.idempotency.agent.core.gate.ExchangeAttributes;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.Problem;
 import dev.idempotency.agent.core.protocol.ReplayHeaders;
-import dev.idempotency.agent.core.store.LeaseHeartbeat;
-import dev.idempotency.store.IdempotencyStore;
-import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoredResponse;
 
@@ -17,45 +18,36 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A request that owns its key and runs the application. The response is captured and, when the application is done,
  * recorded in the store before it is sent, so a client that saw it can always get it again. Server errors and
  * exceptions release the key instead (unless configured to keep 5xx).
  */
-final class ProtectedExchange implements ServletExchange, ResponseCapture, AsyncEnd, CapturedBody.StreamingStart {
+final class ProtectedExchange implements ServletExchange, ResponseCapture, AsyncEnd, BoundedResponseBody.StreamingStart {
     private final ServletAccessor http;
-    private final IdempotencyStore store;
-    private final LeaseHeartbeat heartbeat;
-    private final OwnershipToken token;
+    private final Admission admission;
     private final boolean keepServerErrors;
     private final String description;
     private final Object originalResponse;
     private final Object request;
     private final Object response;
-    private final CapturedBody body;
-    private final AtomicBoolean finished = new AtomicBoolean();
+    private final BoundedResponseBody body;
     private int errorStatus;
     private String errorMessage;
 
-    ProtectedExchange(ServletAccessor http, IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token,
-                      boolean keepServerErrors, long maxResponseBytes, String description,
+    ProtectedExchange(ServletAccessor http, Admission admission, boolean keepServerErrors, long maxResponseBytes,
                       Object originalRequest, Object originalResponse, byte[] requestBody, Map<String, String[]> form) {
         this.http = http;
-        this.store = store;
-        this.heartbeat = heartbeat;
-        this.token = token;
+        this.admission = admission;
         this.keepServerErrors = keepServerErrors;
-        this.description = description;
+        this.description = admission.description();
         this.originalResponse = originalResponse;
-        this.body = new CapturedBody(maxResponseBytes, this);
+        this.body = new BoundedResponseBody(maxResponseBytes, this);
         this.response = http.capturingResponse(originalResponse, this);
         this.request = http.replayingRequest(originalRequest, requestBody, form, response, this);
-        heartbeat.register(token);
     }
 
     @Override public boolean answered() { return false; }
@@ -108,7 +100,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     @Override public void beforeAsyncComplete() { finish(null); }
 
     @Override public void completed() {
-        if (!finished.get()) {
+        if (!admission.isEnded()) {
             AgentLog.warn(description + ": asynchronous cycle ended without complete(); the key is released");
             finish(new IllegalStateException("asynchronous cycle ended unrecorded"));
         }
@@ -119,22 +111,20 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     /** The response outgrew the buffer or was flushed: record that it is not kept, then let it stream. */
     @Override
     public OutputStream beginStreaming(String reason) throws IOException {
-        StoredResponse marker = new StoredResponse(http.status(originalResponse),
-                Collections.singletonList(new StoredResponse.Header(ReplayHeaders.NOT_KEPT_MARKER, reason)), new byte[0]);
         try {
-            store.complete(token, marker);
+            admission.recordNotKept(http.status(originalResponse), reason);
         } catch (StoreException e) {
             throw new IOException("idempotency store unavailable; the response cannot be sent safely", e);
         }
-        AgentLog.info(description + ": response streams through (" + reason + "); retries will get " + Problem.RESPONSE_NOT_KEPT.type());
         return http.outputStream(originalResponse);
     }
 
     // ---- the end
 
     private void finish(Throwable thrown) {
-        if (!finished.compareAndSet(false, true)) return;
-        heartbeat.unregister(token);
+        if (!admission.end()) return;
+        Object route = http.attribute(request, ExchangeAttributes.ROUTE);
+        if (route != null) AgentLog.debug(description + ": served by JAX-RS route " + route);
         try {
             http.flushWriter(response);
         } catch (IOException | RuntimeException e) {
@@ -142,12 +132,12 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
         }
         if (body.isStreaming()) return; // recorded as not kept when streaming began; the container ends the stream
         if (thrown != null) {
-            release("the application threw " + thrown.getClass().getName());
+            admission.release("the application threw " + thrown.getClass().getName());
             return; // the container renders the exception as usual
         }
         int status = errorStatus > 0 ? errorStatus : http.status(originalResponse);
         if (status >= 500 && !keepServerErrors) {
-            release("status " + status);
+            admission.release("status " + status);
             sendUnkept(status);
             return;
         }
@@ -183,38 +173,15 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
 
     /** Records the response; if the store cannot take it, the client gets a 503 rather than an unrepeatable answer. */
     private boolean record(StoredResponse recorded) {
-        StoreException failure = null;
-        for (int attempt = 0; attempt < 2; attempt++) {
-            try {
-                if (!store.complete(token, recorded)) {
-                    AgentLog.warn(description + ": the key was taken over or resolved while this request ran; its response was not recorded");
-                }
-                AgentLog.debug(description + ": recorded " + recorded);
-                return true;
-            } catch (StoreException e) {
-                failure = e;
-            }
-        }
-        AgentLog.error(description + ": the application ran but its response could not be recorded; the outcome is unknown to retries", failure);
+        if (admission.record(recorded)) return true;
+        Answer refusal = Answer.problem(Problem.STORE_UNAVAILABLE,
+                "The request was processed but its response could not be recorded; do not assume it failed.", null);
         try {
-            Problem problem = Problem.STORE_UNAVAILABLE;
-            List<String[]> headers = new ArrayList<>();
-            headers.add(new String[] {"Content-Type", Problem.MEDIA_TYPE});
-            http.send(originalResponse, problem.status(), headers,
-                    problem.body("The request was processed but its response could not be recorded; do not assume it failed."));
+            http.send(originalResponse, refusal.status(), refusal.headers(), refusal.body());
         } catch (IOException | RuntimeException e) {
             AgentLog.debug(description + ": could not send the problem: " + e);
         }
         return false;
-    }
-
-    private void release(String why) {
-        try {
-            store.release(token);
-            AgentLog.debug(description + ": released (" + why + "); a retry runs the application again");
-        } catch (StoreException e) {
-            AgentLog.warn(description + ": could not release the key (" + why + "); it stays in flight until its lease expires", e);
-        }
     }
 
     /** A server error that is not kept goes to the client as the application produced it. */

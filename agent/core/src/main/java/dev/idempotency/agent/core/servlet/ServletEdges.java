@@ -1,11 +1,9 @@
 package dev.idempotency.agent.core.servlet;
 
 import dev.idempotency.agent.bootstrap.bridge.ServletAccessor;
+import dev.idempotency.agent.core.edge.EdgeLoader;
 import dev.idempotency.agent.core.log.AgentLog;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
 
 /**
  * Finds the servlet API a servlet class was built against and the edge that speaks it. The edge classes are defined
@@ -49,41 +47,5 @@ final class ServletEdges {
 
     ServletAccessor forServlet(Class<?> servletClass) {
         return byServletClass.get(servletClass);
-    }
-
-    /** Defines the edge classes from the agent jar; everything else comes from the servlet API's loader. */
-    private static final class EdgeLoader extends ClassLoader {
-        private final String edgePackage;
-
-        EdgeLoader(ClassLoader servletApiLoader, String edgePackage) {
-            super(servletApiLoader);
-            this.edgePackage = edgePackage;
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (!name.startsWith(edgePackage)) return super.loadClass(name, resolve);
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> c = findLoadedClass(name);
-                if (c == null) c = findClass(name);
-                if (resolve) resolveClass(c);
-                return c;
-            }
-        }
-
-        @Override
-        protected Class<?> findClass(String name) throws ClassNotFoundException {
-            String resource = name.replace('.', '/') + ".class";
-            try (InputStream in = ServletEdges.class.getClassLoader().getResourceAsStream(resource)) {
-                if (in == null) throw new ClassNotFoundException(name);
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                byte[] buffer = new byte[8192];
-                for (int n; (n = in.read(buffer)) > 0; ) out.write(buffer, 0, n);
-                byte[] bytes = out.toByteArray();
-                return defineClass(name, bytes, 0, bytes.length, ServletEdges.class.getProtectionDomain());
-            } catch (IOException e) {
-                throw new ClassNotFoundException(name, e);
-            }
-        }
     }
 }

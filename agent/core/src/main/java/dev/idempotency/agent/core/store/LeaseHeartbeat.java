@@ -7,7 +7,7 @@ import dev.idempotency.store.OwnershipToken;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LeaseHeartbeat {
     private final IdempotencyStore store;
-    private final Set<OwnershipToken> running = ConcurrentHashMap.newKeySet();
+    /** Each running key with the time (System.nanoTime) after which it is no longer renewed. */
+    private final Map<OwnershipToken, Long> running = new ConcurrentHashMap<>();
     private volatile boolean failing;
 
     LeaseHeartbeat(IdempotencyStore store, Duration lease) {
@@ -28,8 +29,17 @@ public final class LeaseHeartbeat {
         timer.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
     }
 
+    /** Renews the key's lease for as long as its request runs. */
     public void register(OwnershipToken token) {
-        running.add(token);
+        running.put(token, Long.MAX_VALUE);
+    }
+
+    /**
+     * Renews the key's lease until the deadline only: for transports that may never say that a request ended (a JAX-RS
+     * resource throwing an exception no mapper handles), so a lost request cannot hold its key for ever.
+     */
+    public void registerUntil(OwnershipToken token, long deadlineNanos) {
+        running.put(token, deadlineNanos);
     }
 
     public void unregister(OwnershipToken token) {
@@ -38,7 +48,16 @@ public final class LeaseHeartbeat {
 
     private void tick() {
         if (running.isEmpty()) return;
-        List<OwnershipToken> snapshot = new ArrayList<>(running);
+        long now = System.nanoTime();
+        List<OwnershipToken> snapshot = new ArrayList<>();
+        for (Map.Entry<OwnershipToken, Long> e : running.entrySet()) {
+            if (e.getValue() - now > 0) {
+                snapshot.add(e.getKey());
+            } else if (running.remove(e.getKey()) != null) {
+                AgentLog.warn(e.getKey() + " was not heard of again; its lease is no longer renewed");
+            }
+        }
+        if (snapshot.isEmpty()) return;
         try {
             int renewed = store.renew(snapshot);
             if (failing) AgentLog.info("lease heartbeat works again");

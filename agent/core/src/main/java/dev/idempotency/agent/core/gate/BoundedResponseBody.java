@@ -1,4 +1,4 @@
-package dev.idempotency.agent.core.servlet;
+package dev.idempotency.agent.core.gate;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -8,13 +8,13 @@ import java.util.Arrays;
  * The response body, held in memory up to a limit so it can be recorded before the client sees it. Past the limit it
  * switches once to streaming straight to the client.
  */
-final class CapturedBody {
+public final class BoundedResponseBody {
     /** Called once, before the first byte streams: records that the response will not be kept, returns the client stream. */
-    interface StreamingStart {
+    public interface StreamingStart {
         OutputStream beginStreaming(String reason) throws IOException;
     }
 
-    static final String TOO_LARGE = "too-large";
+    public static final String TOO_LARGE = "too-large";
 
     private final long limit;
     private final StreamingStart streamingStart;
@@ -22,12 +22,12 @@ final class CapturedBody {
     private int count;
     private OutputStream streaming;
 
-    CapturedBody(long limit, StreamingStart streamingStart) {
+    public BoundedResponseBody(long limit, StreamingStart streamingStart) {
         this.limit = limit;
         this.streamingStart = streamingStart;
     }
 
-    void write(int b) throws IOException {
+    public void write(int b) throws IOException {
         if (streaming == null && count + 1 > limit) startStreaming(TOO_LARGE);
         if (streaming != null) {
             streaming.write(b);
@@ -37,7 +37,7 @@ final class CapturedBody {
         buffer[count++] = (byte) b;
     }
 
-    void write(byte[] bytes, int offset, int length) throws IOException {
+    public void write(byte[] bytes, int offset, int length) throws IOException {
         if (streaming == null && (long) count + length > limit) startStreaming(TOO_LARGE);
         if (streaming != null) {
             streaming.write(bytes, offset, length);
@@ -48,7 +48,7 @@ final class CapturedBody {
         count += length;
     }
 
-    void startStreaming(String reason) throws IOException {
+    public void startStreaming(String reason) throws IOException {
         if (streaming != null) return;
         OutputStream out = streamingStart.beginStreaming(reason);
         out.write(buffer, 0, count);
@@ -57,20 +57,28 @@ final class CapturedBody {
         count = 0;
     }
 
-    void flushStream() throws IOException {
+    public void flushStream() throws IOException {
         if (streaming != null) streaming.flush();
     }
 
-    void reset() {
+    public void reset() {
         if (streaming == null) count = 0;
     }
 
-    boolean isStreaming() {
+    public boolean isStreaming() {
         return streaming != null;
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
         return streaming == null ? Arrays.copyOf(buffer, count) : new byte[0];
+    }
+
+    /** The body as an output stream, for transports that write through one. */
+    public java.io.OutputStream asOutputStream() {
+        return new java.io.OutputStream() {
+            @Override public void write(int b) throws IOException { BoundedResponseBody.this.write(b); }
+            @Override public void write(byte[] b, int off, int len) throws IOException { BoundedResponseBody.this.write(b, off, len); }
+        };
     }
 
     private void ensureCapacity(int needed) {

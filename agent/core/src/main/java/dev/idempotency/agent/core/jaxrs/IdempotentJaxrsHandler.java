@@ -1,0 +1,105 @@
+package dev.idempotency.agent.core.jaxrs;
+
+import dev.idempotency.agent.bootstrap.bridge.JaxrsAccessor;
+import dev.idempotency.agent.bootstrap.bridge.JaxrsHandler;
+import dev.idempotency.agent.core.config.AgentConfig;
+import dev.idempotency.agent.core.gate.Answer;
+import dev.idempotency.agent.core.gate.Decision;
+import dev.idempotency.agent.core.gate.ExchangeAttributes;
+import dev.idempotency.agent.core.gate.IdempotencyGate;
+import dev.idempotency.agent.core.gate.KeyedRequest;
+import dev.idempotency.agent.core.log.AgentLog;
+import dev.idempotency.agent.core.protocol.RouteTemplates;
+import dev.idempotency.agent.core.protocol.TenantMode;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The JAX-RS side of the agent. Behind a servlet, the servlet layer owns the exchange and this layer contributes what
+ * only it knows: the matched route, for log lines and for keys required by route. Outside any servlet container it
+ * runs the whole protocol through the {@link IdempotencyGate}, with the agent's filter and writer interceptor.
+ */
+public final class IdempotentJaxrsHandler implements JaxrsHandler {
+    private static final String EXCHANGE = "dev.idempotency.agent.jaxrs-exchange";
+    /** A JAX-RS exchange whose end was never reported (an unmapped exception) stops renewing after this many leases. */
+    private static final int LEASES_WITHOUT_NEWS = 10;
+
+    private final AgentConfig config;
+    private final IdempotencyGate gate;
+    private final JaxrsEdges edges = new JaxrsEdges();
+    private final RouteTemplates routes = new RouteTemplates();
+
+    public IdempotentJaxrsHandler(AgentConfig config, IdempotencyGate gate) {
+        this.config = config;
+        this.gate = gate;
+    }
+
+    @Override
+    public Object withAgentFilter(Object application, Object classes) {
+        if (!(classes instanceof Collection) || ((Collection<?>) classes).isEmpty()) {
+            return classes; // empty: the runtime scans for resources, and adding a class would stop it from scanning
+        }
+        Class<?> filter = edges.filterFor(application);
+        if (filter == null || ((Collection<?>) classes).contains(filter)) return classes;
+        Set<Object> withFilter = new LinkedHashSet<>((Collection<?>) classes);
+        withFilter.add(filter);
+        AgentLog.debug("JAX-RS application " + application.getClass().getName() + ": agent filter registered");
+        return withFilter;
+    }
+
+    @Override
+    public void request(JaxrsAccessor jaxrs, Object request, Object resourceInfo) {
+        String method = jaxrs.method(request);
+        if (!config.methods.contains(method)) return;
+        String route = routes.of(jaxrs.resourceClass(resourceInfo), jaxrs.resourceMethod(resourceInfo));
+        if (jaxrs.property(request, ExchangeAttributes.HANDLED) != null) {
+            if (route != null) jaxrs.setProperty(request, ExchangeAttributes.ROUTE, route); // behind a servlet that owns the exchange
+            return;
+        }
+        String path = jaxrs.path(request);
+        if (!config.include.matches(path) || config.exclude.matches(path)) return;
+        if (jaxrs.header(request, config.header) == null) {
+            if (config.required.requiresRoute(route) || config.required.paths().matches(path)) {
+                jaxrs.setProperty(request, ExchangeAttributes.HANDLED, Boolean.TRUE);
+                AgentLog.debug((route != null ? route : method) + " (" + path + "): no key where one is required");
+                abort(jaxrs, request, gate.keyMissing(method));
+            }
+            return;
+        }
+        jaxrs.setProperty(request, ExchangeAttributes.HANDLED, Boolean.TRUE);
+        Decision decision = gate.decide(new KeyedRequest(method, path, jaxrs.query(request), jaxrs.contentType(request),
+                jaxrs.charset(request), jaxrs.headers(request, config.header), jaxrs.principalName(request),
+                jaxrs.header(request, "Authorization"),
+                config.tenant.kind() == TenantMode.Kind.HEADER ? jaxrs.header(request, config.tenant.headerName()) : null,
+                () -> jaxrs.entity(request), route));
+        if (decision.answer() != null) {
+            abort(jaxrs, request, decision.answer());
+            return;
+        }
+        jaxrs.replaceEntity(request, decision.body());
+        if (decision.admission() == null) return; // failure-mode open: runs unprotected
+        decision.admission().renewUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.store.lease().toMillis() * LEASES_WITHOUT_NEWS));
+        jaxrs.setProperty(request, EXCHANGE, new JaxrsExchange(decision.admission(), config.storeServerErrors, config.maxResponseBytes));
+    }
+
+    @Override
+    public void response(JaxrsAccessor jaxrs, Object request, Object response) {
+        Object exchange = jaxrs.property(request, EXCHANGE);
+        if (exchange instanceof JaxrsExchange) ((JaxrsExchange) exchange).responded(jaxrs, response);
+    }
+
+    @Override
+    public void aroundWrite(JaxrsAccessor jaxrs, Object writer) throws IOException {
+        Object exchange = jaxrs.property(writer, EXCHANGE);
+        if (exchange instanceof JaxrsExchange) ((JaxrsExchange) exchange).write(jaxrs, writer);
+        else jaxrs.proceed(writer);
+    }
+
+    private static void abort(JaxrsAccessor jaxrs, Object request, Answer answer) {
+        jaxrs.abort(request, answer.status(), answer.headers(), answer.body());
+    }
+}

@@ -1,0 +1,83 @@
+package dev.idempotency.agent.core.jaxrs;
+
+import dev.idempotency.agent.bootstrap.bridge.JaxrsAccessor;
+import dev.idempotency.agent.core.gate.Admission;
+import dev.idempotency.agent.core.gate.BoundedResponseBody;
+import dev.idempotency.agent.core.protocol.ReplayHeaders;
+import dev.idempotency.store.StoreException;
+import dev.idempotency.store.StoredResponse;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A JAX-RS request that owns its key outside any servlet container: the entity the resource produces is captured as
+ * the message body writer writes it, recorded, and only then written to the client.
+ */
+final class JaxrsExchange implements BoundedResponseBody.StreamingStart {
+    private final Admission admission;
+    private final boolean keepServerErrors;
+    private final long maxResponseBytes;
+    private int status = 200;
+    private OutputStream client;
+
+    JaxrsExchange(Admission admission, boolean keepServerErrors, long maxResponseBytes) {
+        this.admission = admission;
+        this.keepServerErrors = keepServerErrors;
+        this.maxResponseBytes = maxResponseBytes;
+    }
+
+    /** The resource answered; a response without entity ends the exchange here, before anything is sent. */
+    void responded(JaxrsAccessor jaxrs, Object response) {
+        status = jaxrs.status(response);
+        if (!jaxrs.hasEntity(response)) finish(jaxrs.responseHeaders(response), new byte[0]);
+    }
+
+    /** Captures the entity while the writer writes it, records it, then sends it. */
+    void write(JaxrsAccessor jaxrs, Object writer) throws IOException {
+        client = jaxrs.output(writer);
+        BoundedResponseBody body = new BoundedResponseBody(maxResponseBytes, this);
+        jaxrs.setOutput(writer, body.asOutputStream());
+        try {
+            jaxrs.proceed(writer);
+        } catch (IOException | RuntimeException e) {
+            if (admission.end()) admission.release("writing the entity failed: " + e);
+            throw e;
+        } finally {
+            jaxrs.setOutput(writer, client);
+        }
+        if (body.isStreaming()) {
+            admission.end();
+            return;
+        }
+        byte[] bytes = body.bytes();
+        if (!finish(jaxrs.writerHeaders(writer), bytes)) {
+            throw new IOException("the response could not be recorded in the idempotency store, so it is not sent");
+        }
+        client.write(bytes);
+    }
+
+    /** False only when a response that must be kept could not be recorded. */
+    private boolean finish(List<String[]> headers, byte[] bytes) {
+        if (!admission.end()) return true;
+        if (status >= 500 && !keepServerErrors) {
+            admission.release("status " + status);
+            return true;
+        }
+        List<StoredResponse.Header> kept = new ArrayList<>();
+        for (String[] h : headers) if (ReplayHeaders.kept(h[0])) kept.add(new StoredResponse.Header(h[0], h[1]));
+        return admission.record(new StoredResponse(status, kept, bytes));
+    }
+
+    @Override
+    public OutputStream beginStreaming(String reason) throws IOException {
+        try {
+            admission.recordNotKept(status, reason);
+        } catch (StoreException e) {
+            throw new IOException("idempotency store unavailable; the response cannot be sent safely", e);
+        }
+        return client;
+    }
+}

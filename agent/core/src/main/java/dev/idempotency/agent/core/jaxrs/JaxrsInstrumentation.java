@@ -1,0 +1,30 @@
+package dev.idempotency.agent.core.jaxrs;
+
+import net.bytebuddy.agent.builder.AgentBuilder;
+
+import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.isInterface;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * Registers the agent's filter into every JAX-RS application: {@code getClasses()} of {@code Application} and its
+ * subclasses (javax and jakarta) returns the application's classes plus the filter. Jersey's own ResourceConfig
+ * classes are left alone: they gather the application's classes through the application's getClasses().
+ */
+public final class JaxrsInstrumentation {
+    private JaxrsInstrumentation() {
+    }
+
+    public static AgentBuilder apply(AgentBuilder builder) {
+        return builder
+                .type(hasSuperType(named(JaxrsEdges.JAVAX_APPLICATION).or(named(JaxrsEdges.JAKARTA_APPLICATION)))
+                        .and(not(isInterface())).and(not(nameStartsWith("org.glassfish.jersey."))))
+                .transform(new AgentBuilder.Transformer.ForAdvice()
+                        .include(JaxrsInstrumentation.class.getClassLoader())
+                        .advice(named("getClasses").and(takesArguments(0)).and(not(isAbstract())), ApplicationClassesAdvice.class.getName()));
+    }
+}
