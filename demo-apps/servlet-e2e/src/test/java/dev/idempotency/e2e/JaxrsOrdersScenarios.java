@@ -17,7 +17,8 @@ abstract class JaxrsOrdersScenarios extends OrdersScenarios {
 
     @Override
     protected ServerProcess configure(ServerProcess server) {
-        return server.set("idempotency.required", "POST /refunds/{id}").set("idempotency.log.level", "debug");
+        return server.set("idempotency.required", "POST /refunds/{id}").set("idempotency.log.level", "debug")
+                .set("idempotency.max-request-bytes", "64KiB");
     }
 
     @Test
@@ -29,6 +30,16 @@ abstract class JaxrsOrdersScenarios extends OrdersScenarios {
         HttpResponse<byte[]> unrequired = client.send(client.request("/api/orders/o-9/payments").header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":1}")));
         assertEquals(201, unrequired.statusCode(), "other routes still run without a key");
+    }
+
+    @Test
+    void anOversizedBodyWithAKeyIs413() throws Exception {
+        long payments = client.count("payment");
+        HttpResponse<byte[]> r = client.send(client.request("/api/orders/o-11/payments").header("Idempotency-Key", key())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":1,\"pad\":\"" + "x".repeat(70 * 1024) + "\"}")));
+        assertProblem(r, 413, "request-too-large");
+        assertEquals(payments, client.count("payment"));
     }
 
     @Test

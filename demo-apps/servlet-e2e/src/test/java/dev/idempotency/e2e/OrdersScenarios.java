@@ -30,14 +30,6 @@ abstract class OrdersScenarios extends ServerScenarios {
     }
 
     @Test
-    @Order(1)
-    void theAgentStartedWithoutErrors() throws Exception {
-        String lines = server.agentLines();
-        assertTrue(lines.contains("INFO started idempotency-agent"), lines);
-        assertFalse(lines.contains("ERROR"), lines);
-    }
-
-    @Test
     void aRetryIsReplayedByteForByteAndTheResourceRunsOnce() throws Exception {
         long before = client.count("payment");
         String key = key();

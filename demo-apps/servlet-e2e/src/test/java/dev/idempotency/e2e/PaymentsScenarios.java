@@ -27,14 +27,6 @@ abstract class PaymentsScenarios extends ServerScenarios {
     }
 
     @Test
-    @Order(1)
-    void theAgentAnnouncesItselfOnceAtStartUp() throws Exception {
-        String lines = server.agentLines();
-        assertTrue(lines.contains("INFO started idempotency-agent"), lines);
-        assertFalse(lines.contains("ERROR"), lines);
-    }
-
-    @Test
     void aRetryIsReplayedByteForByteAndTheApplicationRunsOnce() throws Exception {
         long before = client.count("charge");
         String key = key();

@@ -3,6 +3,8 @@ package dev.idempotency.e2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -18,6 +20,7 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -54,6 +57,14 @@ abstract class ServerScenarios {
     @AfterAll
     void stopServer() throws Exception {
         if (server != null) server.close();
+    }
+
+    @Test
+    @Order(1)
+    void theAgentAnnouncesItselfAtStartUpWithoutErrors() throws Exception {
+        String lines = server.agentLines();
+        assertTrue(lines.contains("INFO started idempotency-agent"), lines);
+        assertFalse(lines.contains("ERROR"), lines);
     }
 
     static String key() {

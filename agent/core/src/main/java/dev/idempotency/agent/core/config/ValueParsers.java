@@ -18,13 +18,8 @@ final class ValueParsers {
 
     static Duration duration(String value) {
         Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) return null;
-        long n;
-        try {
-            n = Long.parseLong(m.group(1));
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        Long n = m.matches() ? number(m.group(1)) : null;
+        if (n == null) return null;
         switch (m.group(2)) {
             case "ms": return Duration.ofMillis(n);
             case "s": return Duration.ofSeconds(n);
@@ -36,13 +31,8 @@ final class ValueParsers {
 
     static Long size(String value) {
         Matcher m = SIZE.matcher(value.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) return null;
-        long n;
-        try {
-            n = Long.parseLong(m.group(1));
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        Long n = m.matches() ? number(m.group(1)) : null;
+        if (n == null) return null;
         String unit = m.group(2) == null ? "b" : m.group(2);
         switch (unit) {
             case "b": return n;
@@ -52,6 +42,14 @@ final class ValueParsers {
             case "mib": return n * 1024 * 1024;
             case "gb": return n * 1000 * 1000 * 1000;
             default: return n * 1024 * 1024 * 1024;
+        }
+    }
+
+    private static Long number(String digits) {
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException tooLarge) {
+            return null;
         }
     }
 
