@@ -111,7 +111,23 @@ abstract class ServerProcess implements AutoCloseable {
             }
             Thread.sleep(200);
         }
-        throw new IllegalStateException("server did not become ready in 90 s:\n" + logTail());
+        throw new IllegalStateException("server did not become ready in 90 s (thread dumps: " + dumpThreads() + "):\n" + logTail());
+    }
+
+    /** Thread dumps of every JVM of the server's process tree, for a server that hangs; returns where they are. */
+    private String dumpThreads() {
+        Path dump = work.resolve("threads-" + starts + ".txt");
+        Path jcmd = javaHome.resolve("bin/jcmd");
+        try {
+            for (ProcessHandle p : tree()) {
+                new ProcessBuilder(jcmd.toString(), String.valueOf(p.pid()), "Thread.print")
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dump.toFile())).start()
+                        .waitFor(30, TimeUnit.SECONDS);
+            }
+        } catch (IOException | InterruptedException e) {
+            return "unavailable: " + e;
+        }
+        return dump.toString();
     }
 
     /** Graceful stop (SIGTERM: the JVM runs its shutdown hooks), of the launcher and of the JVM it started, if any. */

@@ -19,6 +19,17 @@ public final class JaxrsBridge {
         return handler;
     }
 
+    /** Called when a Jersey {@code ResourceConfig} has been constructed: registers the agent's filter into it. */
+    public static void registerAgentFilter(Object resourceConfig) {
+        JaxrsHandler h = handler;
+        if (h == null) return;
+        try {
+            h.registerAgentFilter(resourceConfig);
+        } catch (Throwable ignored) {
+            // the handler reports its own faults
+        }
+    }
+
     /** Called on return from every {@code Application.getClasses()}: the classes, plus the agent's filter. */
     public static Object withAgentFilter(Object application, Object classes) {
         JaxrsHandler h = handler;

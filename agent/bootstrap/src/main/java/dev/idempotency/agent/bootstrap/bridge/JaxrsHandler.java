@@ -8,6 +8,9 @@ public interface JaxrsHandler {
     /** The application's classes with the agent's filter added (the same object when nothing is to be added). */
     Object withAgentFilter(Object application, Object classes);
 
+    /** Registers the agent's filter into a Jersey ResourceConfig the application built itself. */
+    void registerAgentFilter(Object resourceConfig);
+
     /** A matched request, before the resource method runs. */
     void request(JaxrsAccessor jaxrs, Object requestContext, Object resourceInfo);
 

@@ -51,6 +51,24 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         return withFilter;
     }
 
+    /**
+     * Jersey applications often skip Application.getClasses() and build a ResourceConfig (or a subclass) instead.
+     * Jersey's own ResourceConfig subclasses are left alone: they wrap or copy an application that already has it.
+     */
+    @Override
+    public void registerAgentFilter(Object resourceConfig) {
+        Class<?> type = resourceConfig.getClass();
+        if (type.getName().startsWith("org.glassfish.jersey.") && !type.getName().equals(JaxrsInstrumentation.JERSEY_RESOURCE_CONFIG)) return;
+        Class<?> filter = edges.filterFor(resourceConfig);
+        if (filter == null) return;
+        try {
+            type.getMethod("register", Class.class).invoke(resourceConfig, filter);
+            AgentLog.debug("Jersey ResourceConfig " + type.getName() + ": agent filter registered");
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            AgentLog.warn("could not register the agent's filter into " + type.getName() + "; its routes are not seen by the agent", e);
+        }
+    }
+
     @Override
     public void request(JaxrsAccessor jaxrs, Object request, Object resourceInfo) {
         String method = jaxrs.method(request);

@@ -4,6 +4,7 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 
 import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -12,15 +13,22 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
  * Registers the agent's filter into every JAX-RS application: {@code getClasses()} of {@code Application} and its
- * subclasses (javax and jakarta) returns the application's classes plus the filter. Jersey's own ResourceConfig
- * classes are left alone: they gather the application's classes through the application's getClasses().
+ * subclasses (javax and jakarta) returns the application's classes plus the filter, and every Jersey
+ * {@code ResourceConfig} the application constructs registers it. Jersey's own ResourceConfig classes are left alone
+ * here: they gather the application's classes through the application's getClasses().
  */
 public final class JaxrsInstrumentation {
+    static final String JERSEY_RESOURCE_CONFIG = "org.glassfish.jersey.server.ResourceConfig";
+
     private JaxrsInstrumentation() {
     }
 
     public static AgentBuilder apply(AgentBuilder builder) {
         return builder
+                .type(named(JERSEY_RESOURCE_CONFIG))
+                .transform(new AgentBuilder.Transformer.ForAdvice()
+                        .include(JaxrsInstrumentation.class.getClassLoader())
+                        .advice(isConstructor(), ResourceConfigAdvice.class.getName()))
                 .type(hasSuperType(named(JaxrsEdges.JAVAX_APPLICATION).or(named(JaxrsEdges.JAKARTA_APPLICATION)))
                         .and(not(isInterface())).and(not(nameStartsWith("org.glassfish.jersey."))))
                 .transform(new AgentBuilder.Transformer.ForAdvice()

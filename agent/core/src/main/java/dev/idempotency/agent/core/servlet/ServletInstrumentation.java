@@ -5,6 +5,7 @@ import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
 
@@ -39,12 +40,16 @@ public final class ServletInstrumentation {
                         .advice(service, ServletAdvice.class.getName()));
     }
 
-    /** Cheap pre-check per class loader, so types of loaders without a servlet API are never examined. */
+    /**
+     * Cheap pre-check per class loader, so types of loaders without a servlet API are never examined. The cache is
+     * locked only to read and write it, never while asking a class loader: containers such as JBoss Modules define
+     * classes on many threads at once, and a lock held across a loader call can deadlock with them.
+     */
     static final class SeesServletApi implements ElementMatcher<ClassLoader> {
-        private final Map<ClassLoader, Boolean> seen = new WeakHashMap<>();
+        private final Map<ClassLoader, Boolean> seen = Collections.synchronizedMap(new WeakHashMap<ClassLoader, Boolean>());
 
         @Override
-        public synchronized boolean matches(ClassLoader loader) {
+        public boolean matches(ClassLoader loader) {
             if (loader == null) return false;
             Boolean known = seen.get(loader);
             if (known == null) {

@@ -1,0 +1,12 @@
+package dev.idempotency.e2e;
+
+import java.util.Arrays;
+
+/** Jersey 3 on the JDK HttpServer, configured with a ResourceConfig listing the resources instead of an Application. */
+class JerseyStandaloneResourceConfigIT extends JaxrsOrdersScenarios {
+    @Override
+    protected ServerProcess server() throws Exception {
+        return new JarServer("jersey-resource-config", E2eEnvironment.war("orders-jersey3-standalone.jar"),
+                Arrays.asList("{port}", "resource-config")).application("", "/api/counters");
+    }
+}
