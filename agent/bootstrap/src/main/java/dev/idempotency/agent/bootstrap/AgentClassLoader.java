@@ -86,15 +86,6 @@ public final class AgentClassLoader extends ClassLoader {
         return url == null ? Collections.<URL>emptyEnumeration() : Collections.enumeration(Collections.singletonList(url));
     }
 
-    /** The raw bytes of a class or resource in {@code inst/}, for injecting helper classes into other loaders. */
-    public byte[] readClassBytes(String className) throws IOException {
-        JarEntry entry = jar.getJarEntry(PREFIX + className.replace('.', '/') + ".classdata");
-        if (entry == null) throw new IOException("no class " + className + " in the agent jar");
-        try (InputStream in = jar.getInputStream(entry)) {
-            return readAll(in);
-        }
-    }
-
     private static byte[] readAll(InputStream in) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
         byte[] buffer = new byte[8192];

@@ -15,9 +15,6 @@ public interface ResponseCapture {
     /** Discards what was buffered (the application reset the response). */
     void resetBuffer();
 
-    /** Whether the response already streams through to the client. */
-    boolean isStreaming();
-
     /** The application called sendError; the agent renders it when the exchange ends. */
     void sendError(int status, String message);
 

@@ -70,8 +70,6 @@ public interface ServletAccessor {
     /** Every header of the response as [name, value] pairs, Content-Type included. */
     List<String[]> responseHeaders(Object response);
 
-    boolean isCommitted(Object response);
-
     void setStatus(Object response, int status);
 
     void setHeader(Object response, String name, String value);

@@ -11,7 +11,6 @@ import dev.idempotency.store.StoreSettings;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -197,9 +196,5 @@ public final class AgentConfig {
 
     private static String lower(Enum<?> e) {
         return e.name().toLowerCase(Locale.ROOT);
-    }
-
-    static List<String> knownNames() {
-        return Arrays.asList(DEFAULTS.keySet().toArray(new String[0]));
     }
 }

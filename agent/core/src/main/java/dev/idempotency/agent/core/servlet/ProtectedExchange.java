@@ -81,8 +81,6 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
 
     @Override public void resetBuffer() { body.reset(); }
 
-    @Override public boolean isStreaming() { return body.isStreaming(); }
-
     @Override
     public void sendError(int status, String message) {
         errorStatus = status;

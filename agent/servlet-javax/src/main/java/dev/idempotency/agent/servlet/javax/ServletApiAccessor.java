@@ -104,8 +104,6 @@ public final class ServletApiAccessor implements ServletAccessor {
         return headers;
     }
 
-    @Override public boolean isCommitted(Object response) { return ((HttpServletResponse) response).isCommitted(); }
-
     @Override public void setStatus(Object response, int status) { ((HttpServletResponse) response).setStatus(status); }
 
     @Override public void setHeader(Object response, String name, String value) { ((HttpServletResponse) response).setHeader(name, value); }
