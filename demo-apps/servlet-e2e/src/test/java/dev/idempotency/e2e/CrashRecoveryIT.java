@@ -10,7 +10,6 @@ import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A server killed with SIGKILL in the middle of a keyed request, restarted, and asked again. With a 2 s lease:
@@ -67,7 +66,6 @@ class CrashRecoveryIT {
             PaymentsScenarios.assertProblem(answer, 409, "outcome-unknown");
             PaymentsScenarios.assertProblem(send(client, payment(client, key, false)), 409, "outcome-unknown");
             assertEquals(charges, client.count("charge"), "no blind re-execution after a crash");
-            assertTrue(server.agentLines().contains("lost their lease") || server.agentLines().contains("started"), server.agentLines());
         }
     }
 
