@@ -6,6 +6,7 @@ import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.config.ConfigException;
 import dev.idempotency.agent.core.config.ConfigSource;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
+import dev.idempotency.agent.core.gate.JaxrsCoverage;
 import dev.idempotency.agent.core.jaxrs.IdempotentJaxrsHandler;
 import dev.idempotency.agent.core.jaxrs.JaxrsInstrumentation;
 import dev.idempotency.agent.core.log.AgentLog;
@@ -47,8 +48,9 @@ public final class AgentInstaller {
         }
         StoreLifecycle lifecycle = new StoreLifecycle(config.store, config.sweepInterval);
         IdempotencyGate gate = new IdempotencyGate(config, lifecycle);
-        ServletBridge.install(new IdempotentServletHandler(config, gate));
-        JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate));
+        JaxrsCoverage jaxrsCoverage = new JaxrsCoverage();
+        ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage));
+        JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage));
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)

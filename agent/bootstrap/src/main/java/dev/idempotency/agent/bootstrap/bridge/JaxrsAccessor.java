@@ -24,7 +24,8 @@ public interface JaxrsAccessor {
 
     String contentType(Object request);
 
-    String charset(Object request);
+    /** The request's cookies as [name, value] pairs. */
+    List<String[]> cookies(Object request);
 
     String principalName(Object request);
 
@@ -43,6 +44,9 @@ public interface JaxrsAccessor {
     Class<?> resourceClass(Object resourceInfo);
 
     Method resourceMethod(Object resourceInfo);
+
+    /** True when the matched resource method takes a suspended (@Suspended AsyncResponse) parameter. */
+    boolean isSuspended(Object resourceInfo);
 
     // ---- the response (ContainerResponseContext)
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The servlet API, seen without its namespace. One implementation per namespace ({@code javax.servlet},
@@ -37,6 +36,15 @@ public interface ServletAccessor {
 
     String principalName(Object request);
 
+    /** The session id the request names (cookie or URL), whether or not the session still exists; null when none. */
+    String requestedSessionId(Object request);
+
+    /** Every cookie of the request as [name, value] pairs, in order. */
+    List<String[]> cookies(Object request);
+
+    /** The declared body length, or -1. */
+    long contentLength(Object request);
+
     Object attribute(Object request, String name);
 
     void setAttribute(Object request, String name, Object value);
@@ -53,15 +61,24 @@ public interface ServletAccessor {
     /** A response whose body goes to {@code capture} instead of the client; status and headers pass through. */
     Object capturingResponse(Object response, ResponseCapture capture);
 
+    /**
+     * The container ended the request (asynchronous timeout or error) while the application may still write: from now
+     * on the capturing response keeps status and headers itself, starting from these, and never touches the
+     * container's response again.
+     */
+    void detach(Object capturingResponse, int status, List<String[]> headers);
+
     /** Writes out what a capturing response's writer still holds, so the capture has every byte. */
     void flushWriter(Object capturingResponse) throws IOException;
 
     /**
-     * A request whose body reads as {@code body} (the agent consumed the original); for form posts its parameters come
-     * from {@code formParameters}. Asynchronous cycles started on it carry {@code capturingResponse}.
+     * A request whose body, parameters and parts come from {@code body} (the agent consumed the original at the
+     * request's outermost entry), for every filter and servlet after it.
      */
-    Object replayingRequest(Object request, byte[] body, Map<String, String[]> formParameters, Object capturingResponse,
-                            ResponseCapture capture);
+    Object capturedRequest(Object request, CapturedBody body);
+
+    /** A request whose asynchronous cycles carry {@code capturingResponse} and report their end to {@code capture}. */
+    Object protectedRequest(Object request, Object capturingResponse, ResponseCapture capture);
 
     // ---- response
 

@@ -15,14 +15,23 @@ public final class ServletBridge {
         handler = servletHandler;
     }
 
-    /** Null for every request the agent leaves alone (the common case, and the cheap one). */
-    public static ServletExchange enter(Object servlet, Object request, Object response) {
+    /** Entry to a servlet's {@code service}. Null for every request the agent leaves alone (the common, cheap case). */
+    public static ServletExchange enterServlet(Object servlet, Object request, Object response) {
+        return enter(servlet, true, request, response);
+    }
+
+    /** Entry to a filter's {@code doFilter}. Null for every request the agent leaves alone. */
+    public static ServletExchange enterFilter(Object filter, Object request, Object response) {
+        return enter(filter, false, request, response);
+    }
+
+    private static ServletExchange enter(Object component, boolean servlet, Object request, Object response) {
         ServletHandler h = handler;
         if (h == null) return null;
         try {
-            return h.enter(servlet, request, response);
+            return h.enter(component, servlet, request, response);
         } catch (Throwable t) {
-            return null;
+            return null; // the handler answers keyed requests itself when it fails; this is for faults outside it
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.idempotency.agent.core.config;
 
 import dev.idempotency.agent.core.log.AgentLog;
+import dev.idempotency.agent.core.protocol.CredentialNames;
 import dev.idempotency.agent.core.protocol.PathPatterns;
 import dev.idempotency.agent.core.protocol.RequiredEndpoints;
 import dev.idempotency.agent.core.protocol.TenantMode;
@@ -38,13 +39,19 @@ public final class AgentConfig {
         d.put("idempotency.header", "Idempotency-Key");
         d.put("idempotency.key.max-length", "255");
         d.put("idempotency.tenant", "auto");
+        d.put("idempotency.tenant.credential-headers", "X-API-Key,X-Auth-Token,X-Access-Token,Api-Key");
+        d.put("idempotency.tenant.credential-cookies", "*sess*,*auth*,*token*,sid");
+        d.put("idempotency.application-filters", "");
         d.put("idempotency.max-request-bytes", "1MiB");
         d.put("idempotency.max-response-bytes", "1MiB");
         d.put("idempotency.store-server-errors", "false");
+        d.put("idempotency.retry-statuses", "408,425,429");
+        d.put("idempotency.abandoned-work-grace", "10m");
         d.put("idempotency.failure-mode", "closed");
         d.put("idempotency.lease", "30s");
         d.put("idempotency.on-expired-lease", "reconcile");
         d.put("idempotency.ttl", "24h");
+        d.put("idempotency.unknown-retention", "30d");
         d.put("idempotency.sweep-interval", "1m");
         d.put("idempotency.store.url", null);
         d.put("idempotency.store.user", null);
@@ -59,6 +66,11 @@ public final class AgentConfig {
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
+    /** Bounds every database's timestamp arithmetic can take (a huge ttl once became a zero date on MariaDB). */
+    static final Duration MAX_TTL = Duration.ofDays(365);
+    static final Duration MAX_LEASE = Duration.ofHours(1);
+    static final Duration MAX_UNKNOWN_RETENTION = Duration.ofDays(3650);
+
     private final ConfigSource source;
     private final List<String> errors = new ArrayList<>();
 
@@ -70,6 +82,11 @@ public final class AgentConfig {
     public final String header;
     public final int keyMaxLength;
     public final TenantMode tenant;
+    public final CredentialNames credentialHeaders;
+    public final CredentialNames credentialCookies;
+    public final List<String> applicationFilters;
+    public final Set<Integer> retryStatuses;
+    public final Duration abandonedWorkGrace;
     public final long maxRequestBytes;
     public final long maxResponseBytes;
     public final boolean storeServerErrors;
@@ -89,13 +106,22 @@ public final class AgentConfig {
         header = read("idempotency.header", v -> v.matches("[A-Za-z0-9!#$%&'*+.^_`|~-]+") ? v : null, "an HTTP header name");
         keyMaxLength = read("idempotency.key.max-length", v -> intIn(v, 1, 255), "a number from 1 to 255");
         tenant = read("idempotency.tenant", TenantMode::parse, "auto, principal, header:NAME or none");
+        credentialHeaders = read("idempotency.tenant.credential-headers", AgentConfig::exactNames, "a comma-separated list of header names");
+        credentialCookies = read("idempotency.tenant.credential-cookies", CredentialNames::parse,
+                "a comma-separated list of cookie names, * matching any characters");
+        applicationFilters = read("idempotency.application-filters", AgentConfig::classNames, "a comma-separated list of fully qualified class names");
+        retryStatuses = read("idempotency.retry-statuses", AgentConfig::statuses, "a comma-separated list of 4xx statuses, e.g. 408,425,429");
+        abandonedWorkGrace = read("idempotency.abandoned-work-grace", v -> durationIn(v, Duration.ofSeconds(1), Duration.ofDays(1)),
+                ValueParsers.DURATION_FORMAT + ", from 1s to 1d");
         maxRequestBytes = read("idempotency.max-request-bytes", v -> sizeIn(v, 1, Integer.MAX_VALUE - 16), ValueParsers.SIZE_FORMAT + ", at most 2GiB");
         maxResponseBytes = read("idempotency.max-response-bytes", v -> sizeIn(v, 0, Integer.MAX_VALUE - 16), ValueParsers.SIZE_FORMAT + ", at most 2GiB");
         storeServerErrors = read("idempotency.store-server-errors", ValueParsers::bool, "true or false");
         failureMode = read("idempotency.failure-mode", v -> enumValue(FailureMode.class, v), "closed or open");
-        Duration lease = read("idempotency.lease", v -> durationAtLeast(v, Duration.ofSeconds(1)), ValueParsers.DURATION_FORMAT + ", at least 1s");
+        Duration lease = read("idempotency.lease", v -> durationIn(v, Duration.ofSeconds(1), MAX_LEASE), ValueParsers.DURATION_FORMAT + ", from 1s to 1h");
         ExpiredLeasePolicy onExpired = read("idempotency.on-expired-lease", v -> enumValue(ExpiredLeasePolicy.class, v), "reconcile or retry");
-        Duration ttl = read("idempotency.ttl", v -> durationAtLeast(v, Duration.ofSeconds(1)), ValueParsers.DURATION_FORMAT + ", at least 1s");
+        Duration ttl = read("idempotency.ttl", v -> durationIn(v, Duration.ofSeconds(1), MAX_TTL), ValueParsers.DURATION_FORMAT + ", from 1s to 365d");
+        Duration unknownRetention = read("idempotency.unknown-retention", v -> durationIn(v, Duration.ofHours(1), MAX_UNKNOWN_RETENTION),
+                ValueParsers.DURATION_FORMAT + ", from 1h to 3650d");
         sweepInterval = read("idempotency.sweep-interval", v -> durationAtLeast(v, Duration.ofSeconds(1)), ValueParsers.DURATION_FORMAT + ", at least 1s");
         logLevel = read("idempotency.log.level", v -> enumValue(AgentLog.Level.class, v), "error, warn, info or debug");
         String url = read("idempotency.store.url", v -> v, "a JDBC URL");
@@ -112,9 +138,9 @@ public final class AgentConfig {
         StoreSettings built = null;
         if (errors.isEmpty()) {
             try {
-                built = StoreSettings.builder().url(url).user(user).password(password).table(table).schemaMode(schema)
+                built = StoreSettings.builder().url(embeddedStaysOpenAtExit(url)).user(user).password(password).table(table).schemaMode(schema)
                         .poolSize(poolSize).connectTimeout(connectTimeout).queryTimeout(queryTimeout).lease(lease).ttl(ttl)
-                        .expiredLeasePolicy(onExpired).build();
+                        .expiredLeasePolicy(onExpired).unknownRetention(unknownRetention).build();
                 dev.idempotency.store.jdbc.dialect.Dialect.forUrl(built.url());
             } catch (StoreConfigurationException e) {
                 errors.add(e.getMessage().replace("store setting '", "setting 'idempotency.store."));
@@ -173,6 +199,49 @@ public final class AgentConfig {
         return n != null && n >= min && n <= max ? n : null;
     }
 
+    /**
+     * H2 closes an embedded database in its own shutdown hook, while the container may still be finishing requests in
+     * its hook; the agent closes the store itself once they are done.
+     */
+    private static String embeddedStaysOpenAtExit(String url) {
+        String effective = url == null || url.trim().isEmpty() ? StoreSettings.defaultH2Url() : url.trim();
+        if (!effective.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:") || effective.toUpperCase(Locale.ROOT).contains("DB_CLOSE_ON_EXIT")) return effective;
+        return effective + ";DB_CLOSE_ON_EXIT=FALSE";
+    }
+
+    private static Duration durationIn(String value, Duration min, Duration max) {
+        Duration d = ValueParsers.duration(value);
+        return d != null && d.compareTo(min) >= 0 && d.compareTo(max) <= 0 ? d : null;
+    }
+
+    private static CredentialNames exactNames(String value) {
+        CredentialNames names = CredentialNames.parse(value);
+        return names == null || value.contains("*") ? null : names;
+    }
+
+    private static List<String> classNames(String value) {
+        List<String> names = new ArrayList<>();
+        for (String raw : value.split(",")) {
+            String name = raw.trim();
+            if (name.isEmpty()) continue;
+            if (!name.matches("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) return null;
+            names.add(name);
+        }
+        return Collections.unmodifiableList(names);
+    }
+
+    private static Set<Integer> statuses(String value) {
+        Set<Integer> statuses = new LinkedHashSet<>();
+        for (String raw : value.split(",")) {
+            String status = raw.trim();
+            if (status.isEmpty()) continue;
+            int n = Integer.parseInt(status);
+            if (n < 400 || n > 499) return null;
+            statuses.add(n);
+        }
+        return Collections.unmodifiableSet(statuses);
+    }
+
     private static Duration durationAtLeast(String value, Duration min) {
         Duration d = ValueParsers.duration(value);
         return d != null && d.compareTo(min) >= 0 ? d : null;
@@ -189,8 +258,10 @@ public final class AgentConfig {
         return "store " + store.redactedUrl() + " (table " + store.table() + ", schema " + lower(store.schemaMode()) + ")"
                 + "; methods " + String.join(",", methods) + " with header " + header + " on " + include
                 + (exclude.isEmpty() ? "" : " except " + exclude) + (required.isEmpty() ? "" : "; key required on " + required)
-                + "; tenant " + tenant + "; lease " + store.lease().getSeconds() + "s, on expired lease " + lower(store.expiredLeasePolicy())
-                + ", ttl " + store.ttl().toHours() + "h; failure mode " + lower(failureMode)
+                + "; tenant " + tenant + (applicationFilters.isEmpty() ? "" : "; application filters " + String.join(",", applicationFilters))
+                + "; retry statuses " + retryStatuses + "; lease " + store.lease().getSeconds() + "s, on expired lease " + lower(store.expiredLeasePolicy())
+                + ", ttl " + store.ttl().toHours() + "h; unknown keys kept " + store.unknownRetention().toDays() + "d"
+                + "; failure mode " + lower(failureMode)
                 + "; keep 5xx " + storeServerErrors;
     }
 

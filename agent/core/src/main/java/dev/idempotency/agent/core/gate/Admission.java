@@ -1,5 +1,6 @@
 package dev.idempotency.agent.core.gate;
 
+import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.ReplayHeaders;
 import dev.idempotency.agent.core.store.LeaseHeartbeat;
@@ -8,7 +9,10 @@ import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoredResponse;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -16,23 +20,35 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * once, by recording its response, by giving the key up, or by marking the response as not kept.
  */
 public final class Admission {
+    /** How the application's response ended the admission, and so what the client may be sent. */
+    public enum Conclusion {
+        /** Recorded: send it. */
+        RECORDED,
+        /** Not worth keeping (a server error, a "try later" status): the key was released; send it as it is. */
+        RELEASED,
+        /** Another request took the key over while this one ran: this response can never be replayed, do not send it. */
+        TAKEN_OVER,
+        /** The store could not take it: do not send an answer that a retry could not get again. */
+        NOT_RECORDED
+    }
+
     private final IdempotencyStore store;
     private final LeaseHeartbeat heartbeat;
     private final OwnershipToken token;
     private final String description;
+    private final AgentConfig config;
+    private final boolean anonymous;
     private final AtomicBoolean ended = new AtomicBoolean();
 
-    Admission(IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token, String description) {
+    Admission(IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
+              boolean anonymous) {
         this.store = store;
         this.heartbeat = heartbeat;
         this.token = token;
         this.description = description;
+        this.config = config;
+        this.anonymous = anonymous;
         heartbeat.register(token);
-    }
-
-    /** Keeps renewing the lease only until the deadline (System.nanoTime), for transports that may not report the end. */
-    public void renewUntil(long deadlineNanos) {
-        if (!ended.get()) heartbeat.registerUntil(token, deadlineNanos);
     }
 
     public String description() { return description; }
@@ -47,24 +63,58 @@ public final class Admission {
     }
 
     /**
-     * Records the response (retrying once). False when the store could not take it: the caller must not send a
-     * response that a retry could not get again.
+     * The container gave up on the request (asynchronous timeout or error) while the application's work may still be
+     * running: the key stays owned for the configured grace, so that no retry runs the work a second time; if the work
+     * completes within it, its response is still recorded; otherwise the expired-lease policy decides.
      */
-    public boolean record(StoredResponse response) {
+    public void abandonedByContainer() {
+        if (ended.get()) return;
+        heartbeat.registerUntil(token, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.abandonedWorkGrace.toMillis()));
+        AgentLog.warn(description + ": the container ended the request while its work may still run; the key stays owned for up to "
+                + config.abandonedWorkGrace.getSeconds() + "s, and a late result is still recorded");
+    }
+
+    /** Ends the admission with the application's response (the caller has called {@link #end()}). */
+    public Conclusion conclude(int status, List<String[]> headers, byte[] body) {
+        if (status >= 500 && !config.storeServerErrors) {
+            release("status " + status);
+            return Conclusion.RELEASED;
+        }
+        if (config.retryStatuses.contains(status)) {
+            release("status " + status + " asks the client to try again");
+            return Conclusion.RELEASED;
+        }
+        return record(new StoredResponse(status, kept(headers), body));
+    }
+
+    /** What is replayed: not hop-by-hop headers, and no cookie into the anonymous scope (it would hand out a session). */
+    private List<StoredResponse.Header> kept(List<String[]> headers) {
+        List<StoredResponse.Header> kept = new ArrayList<>(headers.size());
+        for (String[] h : headers) {
+            if (!ReplayHeaders.kept(h[0])) continue;
+            if (anonymous && ReplayHeaders.setsCookie(h[0])) continue;
+            kept.add(new StoredResponse.Header(h[0], h[1]));
+        }
+        return kept;
+    }
+
+    private Conclusion record(StoredResponse response) {
         StoreException failure = null;
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
                 if (!store.complete(token, response)) {
-                    AgentLog.warn(description + ": the key was taken over or resolved while this request ran; its response was not recorded");
+                    AgentLog.warn(description + ": the key was taken over or resolved while this request ran; its response was not"
+                            + " recorded and is not sent");
+                    return Conclusion.TAKEN_OVER;
                 }
                 AgentLog.debug(description + ": recorded " + response);
-                return true;
+                return Conclusion.RECORDED;
             } catch (StoreException e) {
                 failure = e;
             }
         }
         AgentLog.error(description + ": the application ran but its response could not be recorded; the outcome is unknown to retries", failure);
-        return false;
+        return Conclusion.NOT_RECORDED;
     }
 
     /** Gives the key up without a result: the next request with it runs the application again. */

@@ -10,6 +10,11 @@ public final class ExchangeAttributes {
     public static final String HANDLED = "dev.idempotency.agent.handled";
     /** The matched JAX-RS route of a request, for the servlet layer's log lines. */
     public static final String ROUTE = "dev.idempotency.agent.route";
+    /**
+     * Set by the JAX-RS layer on a request served by a suspended ({@code @Suspended AsyncResponse}) resource: a server
+     * error then may be the runtime's timeout while the resource's work still runs.
+     */
+    public static final String ASYNC_RESOURCE = "dev.idempotency.agent.async-resource";
 
     private ExchangeAttributes() {
     }

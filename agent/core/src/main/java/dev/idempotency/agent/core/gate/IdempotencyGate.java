@@ -3,38 +3,49 @@ package dev.idempotency.agent.core.gate;
 import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.BoundedBody;
+import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.protocol.FormBody;
 import dev.idempotency.agent.core.protocol.IdempotencyKeyParser;
+import dev.idempotency.agent.core.protocol.MediaType;
+import dev.idempotency.agent.core.protocol.MultipartBody;
 import dev.idempotency.agent.core.protocol.Problem;
 import dev.idempotency.agent.core.protocol.ReplayHeaders;
-import dev.idempotency.agent.core.protocol.RequestFingerprint;
+import dev.idempotency.agent.core.protocol.RequestPath;
 import dev.idempotency.agent.core.protocol.TenantScope;
 import dev.idempotency.agent.core.store.StoreLifecycle;
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.Reservation;
 import dev.idempotency.store.StoreException;
+import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.StoredResponse;
 
 import java.io.IOException;
-import java.util.Map;
+import java.io.InputStream;
+import java.util.List;
 
 /**
- * Where the decision is made for a request that carries a key, whatever transport brought it (servlet or JAX-RS):
- * validate the key, read and fingerprint the body, derive the scope, reserve, and say whether the application runs or
- * what the agent answers instead.
+ * Where a keyed request is taken and decided, whatever transport brought it (servlet or JAX-RS), in two steps: at the
+ * request's outermost entry the key is validated and the body read ({@link #capture}); at the last point before the
+ * application's code, after its authentication, the scope is derived and the key reserved ({@link #decide}), which
+ * says whether the application runs or what the agent answers instead.
  */
 public final class IdempotencyGate {
+    /** Opens the request body; called at most once. */
+    public interface Body {
+        InputStream open() throws IOException;
+    }
+
     private final AgentConfig config;
     private final StoreLifecycle lifecycle;
     private final IdempotencyKeyParser keys;
     private final TenantScope tenants;
-    private volatile long lastOpenWarning;
+    private final RateLimitedLog openWarnings = new RateLimitedLog(10_000);
 
     public IdempotencyGate(AgentConfig config, StoreLifecycle lifecycle) {
         this.config = config;
         this.lifecycle = lifecycle;
         this.keys = new IdempotencyKeyParser(config.keyMaxLength);
-        this.tenants = new TenantScope(config.tenant);
+        this.tenants = new TenantScope(config.tenant, lifecycle::installationSecret);
     }
 
     /** The answer for a handled request without a key on a path or route where one is required. */
@@ -42,54 +53,104 @@ public final class IdempotencyGate {
         return Answer.problem(Problem.KEY_MISSING, "This endpoint requires an " + config.header + " header on " + method + " requests.", null);
     }
 
-    public Decision decide(KeyedRequest request) {
-        IdempotencyKeyParser.Result key = keys.parse(request.keyFields);
-        if (!key.valid()) return Decision.answer(Answer.problem(Problem.KEY_INVALID, key.problem() + ".", null));
-        String description = (request.route != null ? request.route + " (" + request.path + ")" : request.method + " " + request.path)
-                + " [" + key.key() + "]";
+    /** The path that patterns and fingerprints use, from the request URI as the client sent it. */
+    public static String normalisedPath(String requestUri) {
+        return RequestPath.normalise(requestUri);
+    }
 
-        byte[] body;
+    /**
+     * Step one, at the outermost entry: the key and the body. Everything the client got wrong is refused here (400,
+     * 413), before any application code; nothing is reserved yet.
+     *
+     * @param path the normalised path
+     */
+    public RequestCapture capture(String method, String path, String query, String contentType, List<String> keyFields,
+                                  Body body, long declaredLength) {
+        IdempotencyKeyParser.Result key = keys.parse(keyFields);
+        if (!key.valid()) return RequestCapture.refused(method, path, Answer.problem(Problem.KEY_INVALID, key.problem() + ".", null));
+        boolean form = FormBody.isForm(contentType);
+        boolean multipart = MultipartBody.isMultipart(contentType);
+        String charset = MediaType.parameter(contentType, "charset");
+        if ((form || multipart) && !MediaType.charsetSupported(charset)) {
+            return RequestCapture.refused(method, path, Answer.problem(Problem.REQUEST_UNREADABLE,
+                    "The request's charset '" + charset + "' is not supported, so its form fields cannot be read.", null));
+        }
+        byte[] bytes;
         try {
-            body = BoundedBody.read(request.body.open(), config.maxRequestBytes);
+            bytes = BoundedBody.read(body.open(), config.maxRequestBytes, declaredLength);
         } catch (BoundedBody.TooLargeException e) {
-            return Decision.answer(Answer.problem(Problem.REQUEST_TOO_LARGE, "Requests with an " + config.header
+            return RequestCapture.refused(method, path, Answer.problem(Problem.REQUEST_TOO_LARGE, "Requests with an " + config.header
                     + " may carry at most " + config.maxRequestBytes + " bytes.", null));
         } catch (IOException e) {
-            return Decision.answer(Answer.problem(Problem.REQUEST_UNREADABLE, "The request body could not be read: " + e.getMessage(), null));
+            return RequestCapture.refused(method, path, Answer.problem(Problem.REQUEST_UNREADABLE, "The request body could not be read: " + e.getMessage(), null));
         }
-        Map<String, String[]> form = FormBody.isForm(request.contentType) ? FormBody.parse(request.query, body, request.charset) : null;
-        String fingerprint = RequestFingerprint.of(request.method, request.path, request.query, request.contentType, request.charset, body);
-        String scope = tenants.scopeOf(request.principal, request.authorization, request.tenantHeader);
+        List<MultipartBody.Part> parts = null;
+        if (multipart) {
+            try {
+                parts = MultipartBody.parse(bytes, contentType);
+            } catch (MultipartBody.MalformedException e) {
+                return RequestCapture.refused(method, path, Answer.problem(Problem.REQUEST_UNREADABLE, "The multipart body is malformed: " + e.getMessage() + ".", null));
+            }
+        }
+        return RequestCapture.of(method, path, query, contentType, key.key(), bytes, parts);
+    }
 
+    /**
+     * Step two, where the application's code would start: derive the scope from who the request is (now that the
+     * application's authentication has run), reserve the key, and say what happens.
+     *
+     * @param route the matched route template when the transport knows it (JAX-RS), else null; for diagnostics only
+     */
+    public Decision decide(RequestCapture capture, Credentials who, String route) {
+        String description = route != null ? route + " (" + capture.path() + ") [" + capture.key() + "]" : capture.description();
         IdempotencyStore store;
         Reservation reservation;
+        String scope;
         try {
             store = lifecycle.store();
-            reservation = store.reserve(scope, key.key(), fingerprint);
+            scope = tenants.scopeOf(who);
+            reservation = store.reserve(scope, capture.key(), capture.fingerprint());
         } catch (StoreException e) {
-            return storeUnavailable(description, body, form, e);
+            if (e instanceof StoreUnavailableException) lifecycle.releaseLater(((StoreUnavailableException) e).possiblyReserved());
+            return storeUnavailable(description, e);
         }
         AgentLog.debug(description + " scope " + scope + ": " + reservation.outcome());
         switch (reservation.outcome()) {
             case ACQUIRED:
             case REACQUIRED:
-                return Decision.run(new Admission(store, lifecycle.heartbeat(), reservation.token(), description), body, form);
+                return Decision.run(new Admission(store, lifecycle.heartbeat(), reservation.token(), description, config,
+                        TenantScope.ANONYMOUS.equals(scope)));
             case REPLAY:
                 return Decision.answer(replay(reservation.response()));
             case IN_FLIGHT:
-                long seconds = Math.max(1, (reservation.leaseRemainingMillis() + 999) / 1000);
-                return Decision.answer(Answer.problem(Problem.IN_PROGRESS, "A request with this " + config.header
-                        + " is still being processed; retry after " + seconds + " seconds.", String.valueOf(seconds)));
+                return Decision.answer(inFlight(reservation.leaseRemainingMillis()));
             case MISMATCH:
                 return Decision.answer(Answer.problem(Problem.KEY_REUSED, "This " + config.header
                         + " was already used for a request with a different method, path, query or body.", null));
             case OUTCOME_UNKNOWN:
-                return Decision.answer(Answer.problem(Problem.OUTCOME_UNKNOWN, "An earlier request with this " + config.header
-                        + " ended without a recorded result, so it may or may not have taken effect. It will not be run again"
-                        + " automatically; an operator must resolve it.", null));
+                return Decision.answer(outcomeUnknownAnswer(config.header));
             default:
                 throw new IllegalStateException("unhandled outcome " + reservation.outcome());
         }
+    }
+
+    private Answer inFlight(long leaseRemainingMillis) {
+        long seconds = Math.max(1, (leaseRemainingMillis + 999) / 1000);
+        return Answer.problem(Problem.IN_PROGRESS, "A request with this " + config.header
+                + " is still being processed; retry after " + seconds + " seconds.", String.valueOf(seconds));
+    }
+
+    /** Also what a request gets whose key was taken over while it ran: its own response can never be replayed. */
+    public static Answer outcomeUnknownAnswer(String header) {
+        return Answer.problem(Problem.OUTCOME_UNKNOWN, "An earlier request with this " + header
+                + " ended without a recorded result, so it may or may not have taken effect. It will not be run again"
+                + " automatically; an operator must resolve it.", null);
+    }
+
+    /** When the agent itself fails before the application runs: the request is refused, never run unprotected. */
+    public static Answer agentFault() {
+        return Answer.problem(Problem.AGENT_FAULT, "The idempotency agent could not process this request, so it was not"
+                + " processed. Retry later with the same Idempotency-Key.", "2");
     }
 
     private Answer replay(StoredResponse stored) {
@@ -103,14 +164,10 @@ public final class IdempotencyGate {
         return Answer.replay(stored);
     }
 
-    private Decision storeUnavailable(String description, byte[] body, Map<String, String[]> form, StoreException e) {
+    private Decision storeUnavailable(String description, StoreException e) {
         if (config.failureMode == AgentConfig.FailureMode.OPEN) {
-            long now = System.currentTimeMillis();
-            if (now - lastOpenWarning > 10_000) {
-                lastOpenWarning = now;
-                AgentLog.error(description + ": idempotency store unavailable; failure-mode=open runs requests UNPROTECTED", e);
-            }
-            return Decision.runUnprotected(body, form);
+            openWarnings.run(() -> AgentLog.error(description + ": idempotency store unavailable; failure-mode=open runs requests UNPROTECTED", e));
+            return Decision.runUnprotected();
         }
         AgentLog.warn(description + ": idempotency store unavailable, answering 503: " + e.getMessage());
         return Decision.answer(Answer.problem(Problem.STORE_UNAVAILABLE, "The idempotency store cannot be reached, so the request was"

@@ -7,7 +7,10 @@ import dev.idempotency.agent.core.gate.Answer;
 import dev.idempotency.agent.core.gate.Decision;
 import dev.idempotency.agent.core.gate.ExchangeAttributes;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
-import dev.idempotency.agent.core.gate.KeyedRequest;
+import dev.idempotency.agent.core.gate.JaxrsCoverage;
+import dev.idempotency.agent.core.gate.PendingDecision;
+import dev.idempotency.agent.core.gate.RequestCapture;
+import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.RouteTemplates;
 import dev.idempotency.agent.core.protocol.TenantMode;
@@ -16,7 +19,6 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The JAX-RS side of the agent. Behind a servlet, the servlet layer owns the exchange and this layer contributes what
@@ -25,26 +27,32 @@ import java.util.concurrent.TimeUnit;
  */
 public final class IdempotentJaxrsHandler implements JaxrsHandler {
     private static final String EXCHANGE = "dev.idempotency.agent.jaxrs-exchange";
-    /** A JAX-RS exchange whose end was never reported (an unmapped exception) stops renewing after this many leases. */
-    private static final int LEASES_WITHOUT_NEWS = 10;
 
     private final AgentConfig config;
     private final IdempotencyGate gate;
     private final JaxrsEdges edges = new JaxrsEdges();
     private final RouteTemplates routes = new RouteTemplates();
+    private final JaxrsCoverage coverage;
 
-    public IdempotentJaxrsHandler(AgentConfig config, IdempotencyGate gate) {
+    public IdempotentJaxrsHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage coverage) {
         this.config = config;
         this.gate = gate;
+        this.coverage = coverage;
     }
 
     @Override
     public Object withAgentFilter(Object application, Object classes) {
         if (!(classes instanceof Collection) || ((Collection<?>) classes).isEmpty()) {
+            coverage.uncovered();
             return classes; // empty: the runtime scans for resources, and adding a class would stop it from scanning
         }
         Class<?> filter = edges.filterFor(application);
-        if (filter == null || ((Collection<?>) classes).contains(filter)) return classes;
+        if (filter == null) {
+            coverage.uncovered();
+            return classes;
+        }
+        coverage.covered();
+        if (((Collection<?>) classes).contains(filter)) return classes;
         Set<Object> withFilter = new LinkedHashSet<>((Collection<?>) classes);
         withFilter.add(filter);
         AgentLog.debug("JAX-RS application " + application.getClass().getName() + ": agent filter registered");
@@ -60,11 +68,16 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         Class<?> type = resourceConfig.getClass();
         if (type.getName().startsWith("org.glassfish.jersey.") && !type.getName().equals(JaxrsInstrumentation.JERSEY_RESOURCE_CONFIG)) return;
         Class<?> filter = edges.filterFor(resourceConfig);
-        if (filter == null) return;
+        if (filter == null) {
+            coverage.uncovered();
+            return;
+        }
         try {
             type.getMethod("register", Class.class).invoke(resourceConfig, filter);
+            coverage.covered();
             AgentLog.debug("Jersey ResourceConfig " + type.getName() + ": agent filter registered");
         } catch (ReflectiveOperationException | RuntimeException e) {
+            coverage.uncovered();
             AgentLog.warn("could not register the agent's filter into " + type.getName() + "; its routes are not seen by the agent", e);
         }
     }
@@ -74,8 +87,12 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         String method = jaxrs.method(request);
         if (!config.methods.contains(method)) return;
         String route = routes.of(jaxrs.resourceClass(resourceInfo), jaxrs.resourceMethod(resourceInfo));
-        if (jaxrs.property(request, ExchangeAttributes.HANDLED) != null) {
-            if (route != null) jaxrs.setProperty(request, ExchangeAttributes.ROUTE, route); // behind a servlet that owns the exchange
+        Object handled = jaxrs.property(request, ExchangeAttributes.HANDLED);
+        if (handled != null) {
+            // behind a servlet that owns the exchange: it learns the route, and whether the resource is suspended
+            if (route != null) jaxrs.setProperty(request, ExchangeAttributes.ROUTE, route);
+            if (jaxrs.isSuspended(resourceInfo)) jaxrs.setProperty(request, ExchangeAttributes.ASYNC_RESOURCE, Boolean.TRUE);
+            if (handled instanceof PendingDecision) decideForServlet(jaxrs, request, (PendingDecision) handled, route);
             return;
         }
         String path = jaxrs.path(request);
@@ -89,19 +106,48 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
             return;
         }
         jaxrs.setProperty(request, ExchangeAttributes.HANDLED, Boolean.TRUE);
-        Decision decision = gate.decide(new KeyedRequest(method, path, jaxrs.query(request), jaxrs.contentType(request),
-                jaxrs.charset(request), jaxrs.headers(request, config.header), jaxrs.principalName(request),
-                jaxrs.header(request, "Authorization"),
-                config.tenant.kind() == TenantMode.Kind.HEADER ? jaxrs.header(request, config.tenant.headerName()) : null,
-                () -> jaxrs.entity(request), route));
+        RequestCapture capture = gate.capture(method, IdempotencyGate.normalisedPath(path), jaxrs.query(request), jaxrs.contentType(request),
+                jaxrs.headers(request, config.header), () -> jaxrs.entity(request), -1);
+        if (capture.problem() != null) {
+            abort(jaxrs, request, capture.problem());
+            return;
+        }
+        Decision decision = gate.decide(capture, credentials(jaxrs, request), route);
         if (decision.answer() != null) {
             abort(jaxrs, request, decision.answer());
             return;
         }
-        jaxrs.replaceEntity(request, decision.body());
+        jaxrs.replaceEntity(request, capture.bytes());
         if (decision.admission() == null) return; // failure-mode open: runs unprotected
-        decision.admission().renewUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.store.lease().toMillis() * LEASES_WITHOUT_NEWS));
-        jaxrs.setProperty(request, EXCHANGE, new JaxrsExchange(decision.admission(), config.storeServerErrors, config.maxResponseBytes));
+        jaxrs.setProperty(request, EXCHANGE, new JaxrsExchange(decision.admission(), config.maxResponseBytes));
+    }
+
+    /**
+     * The servlet layer left this request's decision to the JAX-RS layer, which runs after the runtime's
+     * authentication and authorisation filters: a replay is never served to a request they refuse, and the
+     * SecurityContext's principal counts for the scope.
+     */
+    private void decideForServlet(JaxrsAccessor jaxrs, Object request, PendingDecision pending, String route) {
+        PendingDecision.Deferred waiting = pending.deferred();
+        if (waiting == null) return;
+        pending.markDecided();
+        Decision decision = gate.decide(pending.capture(), credentials(jaxrs, request), route);
+        if (decision.answer() != null) abort(jaxrs, request, decision.answer());
+        else waiting.admitted(decision.admission());
+    }
+
+    private Credentials credentials(JaxrsAccessor jaxrs, Object request) {
+        Credentials who = new Credentials(jaxrs.principalName(request),
+                config.tenant.kind() == TenantMode.Kind.HEADER ? jaxrs.header(request, config.tenant.headerName()) : null);
+        if (config.tenant.kind() != TenantMode.Kind.AUTO) return who;
+        who.add("authorization", null, jaxrs.header(request, "Authorization"));
+        for (String name : config.credentialHeaders.names()) {
+            for (String value : jaxrs.headers(request, name)) who.add("header", name.toLowerCase(java.util.Locale.ROOT), value);
+        }
+        for (String[] cookie : jaxrs.cookies(request)) {
+            if (config.credentialCookies.matches(cookie[0])) who.add("cookie", cookie[0], cookie[1]);
+        }
+        return who;
     }
 
     @Override

@@ -3,13 +3,10 @@ package dev.idempotency.agent.core.jaxrs;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsAccessor;
 import dev.idempotency.agent.core.gate.Admission;
 import dev.idempotency.agent.core.gate.BoundedResponseBody;
-import dev.idempotency.agent.core.protocol.ReplayHeaders;
 import dev.idempotency.store.StoreException;
-import dev.idempotency.store.StoredResponse;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,14 +15,12 @@ import java.util.List;
  */
 final class JaxrsExchange implements BoundedResponseBody.StreamingStart {
     private final Admission admission;
-    private final boolean keepServerErrors;
     private final long maxResponseBytes;
     private int status = 200;
     private OutputStream client;
 
-    JaxrsExchange(Admission admission, boolean keepServerErrors, long maxResponseBytes) {
+    JaxrsExchange(Admission admission, long maxResponseBytes) {
         this.admission = admission;
-        this.keepServerErrors = keepServerErrors;
         this.maxResponseBytes = maxResponseBytes;
     }
 
@@ -54,21 +49,16 @@ final class JaxrsExchange implements BoundedResponseBody.StreamingStart {
         }
         byte[] bytes = body.bytes();
         if (!finish(jaxrs.writerHeaders(writer), bytes)) {
-            throw new IOException("the response could not be recorded in the idempotency store, so it is not sent");
+            throw new IOException("the response could not be recorded in the idempotency store (or the key was taken over), so it is not sent");
         }
         client.write(bytes);
     }
 
-    /** False only when a response that must be kept could not be recorded. */
+    /** False when the response must not be sent: it could not be recorded, or the key was taken over meanwhile. */
     private boolean finish(List<String[]> headers, byte[] bytes) {
         if (!admission.end()) return true;
-        if (status >= 500 && !keepServerErrors) {
-            admission.release("status " + status);
-            return true;
-        }
-        List<StoredResponse.Header> kept = new ArrayList<>();
-        for (String[] h : headers) if (ReplayHeaders.kept(h[0])) kept.add(new StoredResponse.Header(h[0], h[1]));
-        return admission.record(new StoredResponse(status, kept, bytes));
+        Admission.Conclusion conclusion = admission.conclude(status, headers, bytes);
+        return conclusion == Admission.Conclusion.RECORDED || conclusion == Admission.Conclusion.RELEASED;
     }
 
     @Override

@@ -16,7 +16,20 @@ public final class BoundedBody {
     private BoundedBody() {
     }
 
-    public static byte[] read(InputStream in, long limit) throws IOException {
+    /**
+     * @param declaredLength the Content-Length, or -1: a body of known length is read straight into an array of its
+     *                       size, so the request holds one copy of it
+     */
+    public static byte[] read(InputStream in, long limit, long declaredLength) throws IOException {
+        if (declaredLength > limit) throw new TooLargeException(limit);
+        if (declaredLength >= 0) {
+            byte[] body = new byte[(int) declaredLength];
+            int filled = 0;
+            for (int n; filled < body.length && (n = in.read(body, filled, body.length - filled)) != -1; ) filled += n;
+            if (filled < body.length) throw new IOException("the body ended after " + filled + " of its " + declaredLength + " bytes");
+            if (in.read() != -1) throw new IOException("the body is longer than its Content-Length");
+            return body;
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
         byte[] buffer = new byte[8192];
         long total = 0;

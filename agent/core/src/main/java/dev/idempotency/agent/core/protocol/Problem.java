@@ -20,7 +20,8 @@ public enum Problem {
     IN_PROGRESS(409, "A request with this Idempotency-Key is in progress", "request-in-progress"),
     OUTCOME_UNKNOWN(409, "Outcome of the earlier request is unknown", "outcome-unknown"),
     RESPONSE_NOT_KEPT(409, "Original response was not kept", "response-not-kept"),
-    STORE_UNAVAILABLE(503, "Idempotency store unavailable", "store-unavailable");
+    STORE_UNAVAILABLE(503, "Idempotency store unavailable", "store-unavailable"),
+    AGENT_FAULT(503, "Idempotency agent fault", "agent-fault");
 
     public static final String MEDIA_TYPE = "application/problem+json";
     private static final String TYPE_PREFIX = "urn:idempotency-agent:problem:";

@@ -17,6 +17,10 @@ public final class ReplayHeaders {
     private ReplayHeaders() {
     }
 
+    public static boolean setsCookie(String name) {
+        return name.equalsIgnoreCase("Set-Cookie") || name.equalsIgnoreCase("Set-Cookie2");
+    }
+
     public static boolean kept(String name) {
         return !DROPPED.contains(name.toLowerCase(Locale.ROOT));
     }

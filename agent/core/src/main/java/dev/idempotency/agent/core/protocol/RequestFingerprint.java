@@ -13,15 +13,15 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * SHA-256 of the method, the path, the query and the payload in canonical form: JSON with sorted keys and no
- * insignificant whitespace (numbers by value), form bodies as their sorted parameters, anything else as raw bytes.
+ * SHA-256 of the method, the normalised path, the query and the payload in canonical form: JSON with sorted keys and
+ * no insignificant whitespace (numbers by value), query strings and form bodies as their decoded pairs sorted by name
+ * only (a name's values keep their order), multipart bodies as their parts (names, file names, content types, bytes;
+ * not the boundary), anything else as raw bytes.
  * The same request retried gives the same fingerprint; any change of meaning gives another.
  */
 public final class RequestFingerprint {
@@ -30,23 +30,34 @@ public final class RequestFingerprint {
     private RequestFingerprint() {
     }
 
-    public static String of(String method, String path, String query, String contentType, String charset, byte[] body) {
+    /**
+     * @param path the normalised path ({@link RequestPath#normalise})
+     * @param query the raw query string, or null
+     */
+    public static String of(String method, String path, String query, String contentType, byte[] body) {
         MessageDigest sha = sha256();
         field(sha, method.getBytes(StandardCharsets.US_ASCII));
         field(sha, path.getBytes(StandardCharsets.UTF_8));
-        field(sha, canonicalQuery(query).getBytes(StandardCharsets.UTF_8));
-        byte[] payload = body;
-        String kind = "raw";
+        field(sha, canonicalPairs(UrlEncoded.parse(query == null ? null : query.getBytes(StandardCharsets.UTF_8))));
         if (body.length > 0 && isJson(contentType)) {
             byte[] canonical = canonicalJson(body);
-            if (canonical != null) {
-                payload = canonical;
-                kind = "json";
-            }
+            if (canonical != null) return finish(sha, "json", canonical);
         } else if (FormBody.isForm(contentType)) {
-            payload = canonicalForm(FormBody.parse(null, body, charset));
-            kind = "form";
+            return finish(sha, "form", canonicalPairs(UrlEncoded.parse(body)));
+        } else if (MultipartBody.isMultipart(contentType)) {
+            try {
+                List<MultipartBody.Part> parts = MultipartBody.parse(body, contentType);
+                field(sha, "multipart".getBytes(StandardCharsets.US_ASCII));
+                multipart(sha, parts, body);
+                return hex(sha.digest());
+            } catch (MultipartBody.MalformedException e) {
+                // fingerprinted as raw bytes below; the gate refuses such a body anyway
+            }
         }
+        return finish(sha, "raw", body);
+    }
+
+    private static String finish(MessageDigest sha, String kind, byte[] payload) {
         field(sha, kind.getBytes(StandardCharsets.US_ASCII));
         field(sha, payload);
         return hex(sha.digest());
@@ -54,38 +65,60 @@ public final class RequestFingerprint {
 
     static boolean isJson(String contentType) {
         if (contentType == null) return false;
-        String type = contentType.toLowerCase(Locale.ROOT);
-        int semicolon = type.indexOf(';');
-        if (semicolon >= 0) type = type.substring(0, semicolon);
-        type = type.trim();
+        String type = MediaType.essence(contentType);
         return type.equals("application/json") || type.endsWith("+json");
     }
 
-    static String canonicalQuery(String query) {
-        if (query == null || query.isEmpty()) return "";
-        List<String> pairs = new ArrayList<>(Arrays.asList(query.split("&")));
-        pairs.removeIf(String::isEmpty);
-        java.util.Collections.sort(pairs);
-        return String.join("&", pairs);
-    }
-
-    private static byte[] canonicalForm(Map<String, String[]> parameters) {
-        TreeMap<String, List<String>> sorted = new TreeMap<>();
-        for (Map.Entry<String, String[]> e : parameters.entrySet()) {
-            List<String> values = new ArrayList<>(Arrays.asList(e.getValue()));
-            java.util.Collections.sort(values);
-            sorted.put(e.getKey(), values);
-        }
+    /**
+     * Pairs sorted by name only, stably: the order of different names does not matter, the order of a name's values
+     * does ({@code item=A&item=B} is not {@code item=B&item=A}). Each component says whether it was well-formed.
+     */
+    static byte[] canonicalPairs(List<UrlEncoded.Pair> pairs) {
+        List<UrlEncoded.Pair> sorted = new ArrayList<>(pairs);
+        sorted.sort((a, b) -> compare(a.name(), b.name()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Map.Entry<String, List<String>> e : sorted.entrySet()) {
-            for (String v : e.getValue()) {
-                byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
-                byte[] value = v.getBytes(StandardCharsets.UTF_8);
-                writeLengthPrefixed(out, name);
-                writeLengthPrefixed(out, value);
-            }
+        for (UrlEncoded.Pair pair : sorted) {
+            writeComponent(out, pair.name());
+            writeComponent(out, pair.value());
         }
         return out.toByteArray();
+    }
+
+    private static int compare(UrlEncoded.Component a, UrlEncoded.Component b) {
+        if (a.malformed() != b.malformed()) return a.malformed() ? 1 : -1;
+        return compareBytes(a.bytes(), b.bytes());
+    }
+
+    private static int compareBytes(byte[] a, byte[] b) {
+        for (int i = 0; i < Math.min(a.length, b.length); i++) {
+            int c = (a[i] & 0xff) - (b[i] & 0xff);
+            if (c != 0) return c;
+        }
+        return a.length - b.length;
+    }
+
+    private static void writeComponent(ByteArrayOutputStream out, UrlEncoded.Component c) {
+        out.write(c.malformed() ? 1 : 0);
+        writeLengthPrefixed(out, c.bytes());
+    }
+
+    /** Parts sorted stably by name; each part's name, file name, content type and bytes (the boundary does not count). */
+    private static void multipart(MessageDigest sha, List<MultipartBody.Part> parts, byte[] body) {
+        List<MultipartBody.Part> sorted = new ArrayList<>(parts);
+        sorted.sort((a, b) -> compareBytes(a.name().getBytes(StandardCharsets.UTF_8), b.name().getBytes(StandardCharsets.UTF_8)));
+        field(sha, String.valueOf(sorted.size()).getBytes(StandardCharsets.US_ASCII));
+        for (MultipartBody.Part part : sorted) {
+            field(sha, part.name().getBytes(StandardCharsets.UTF_8));
+            optionalField(sha, part.fileName());
+            optionalField(sha, part.contentType());
+            sha.update(lengthPrefix(part.length()));
+            sha.update(body, part.offset(), part.length());
+        }
+    }
+
+    private static void optionalField(MessageDigest sha, String value) {
+        sha.update((byte) (value == null ? 0 : 1));
+        field(sha, value == null ? new byte[0] : value.getBytes(StandardCharsets.UTF_8));
     }
 
     /** RFC 8785 style: sorted keys, no whitespace, numbers by value; null when the body is not valid JSON. */
@@ -157,19 +190,17 @@ public final class RequestFingerprint {
     }
 
     private static void field(MessageDigest sha, byte[] bytes) {
-        sha.update((byte) (bytes.length >>> 24));
-        sha.update((byte) (bytes.length >>> 16));
-        sha.update((byte) (bytes.length >>> 8));
-        sha.update((byte) bytes.length);
+        sha.update(lengthPrefix(bytes.length));
         sha.update(bytes);
     }
 
     private static void writeLengthPrefixed(ByteArrayOutputStream out, byte[] bytes) {
-        out.write(bytes.length >>> 24);
-        out.write(bytes.length >>> 16);
-        out.write(bytes.length >>> 8);
-        out.write(bytes.length);
+        out.write(lengthPrefix(bytes.length), 0, 4);
         out.write(bytes, 0, bytes.length);
+    }
+
+    private static byte[] lengthPrefix(int length) {
+        return new byte[] {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length};
     }
 
     public static String sha256Hex(String text) {
@@ -184,7 +215,7 @@ public final class RequestFingerprint {
         }
     }
 
-    private static String hex(byte[] bytes) {
+    static String hex(byte[] bytes) {
         char[] digits = "0123456789abcdef".toCharArray();
         char[] out = new char[bytes.length * 2];
         for (int i = 0; i < bytes.length; i++) {

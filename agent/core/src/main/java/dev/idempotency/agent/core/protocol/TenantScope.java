@@ -1,38 +1,61 @@
 package dev.idempotency.agent.core.protocol;
 
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.function.Supplier;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
 /**
- * Derives the scope a key lives in. Scopes are prefixed by their origin so that, say, a principal named like a hash
- * can never meet an Authorization hash; long values are hashed to fit the store.
+ * Derives the scope a key lives in: records of different scopes never meet. Scopes are prefixed by their origin so
+ * that, say, a principal named like a hash can never meet a credential hash. Under {@code auto}, a request with a
+ * principal lives in the principal's scope; one without a principal but with credentials lives in a scope that is an
+ * HMAC of all of them, keyed with the installation's secret (so nothing in the store or the log can be turned back
+ * into a credential, and a leaked table cannot be matched against guessed passwords); only a request with no
+ * credential at all shares the anonymous scope.
  */
 public final class TenantScope {
     public static final String ANONYMOUS = "anonymous";
     private static final int MAX_LENGTH = 255;
 
     private final TenantMode mode;
+    private final Supplier<byte[]> secret;
 
-    public TenantScope(TenantMode mode) {
+    /** @param secret the installation's secret, shared by every node of one store; asked only when needed */
+    public TenantScope(TenantMode mode, Supplier<byte[]> secret) {
         this.mode = mode;
+        this.secret = secret;
     }
 
     public TenantMode mode() { return mode; }
 
-    /**
-     * @param principal   the authenticated principal's name, or null
-     * @param authorization the Authorization header, or null
-     * @param tenantHeader the configured tenant header's value (mode header:NAME), or null
-     */
-    public String scopeOf(String principal, String authorization, String tenantHeader) {
+    public String scopeOf(Credentials who) {
         switch (mode.kind()) {
             case NONE:
                 return "global";
             case PRINCIPAL:
-                return principal == null ? ANONYMOUS : fit("principal:" + principal);
+                return who.principal() == null ? ANONYMOUS : fit("principal:" + who.principal());
             case HEADER:
-                return tenantHeader == null || tenantHeader.isEmpty() ? ANONYMOUS : fit("header:" + tenantHeader);
+                return who.tenantHeader() == null || who.tenantHeader().isEmpty() ? ANONYMOUS : fit("header:" + who.tenantHeader());
             default:
-                if (principal != null) return fit("principal:" + principal);
-                if (authorization != null && !authorization.isEmpty()) return "authorization:" + RequestFingerprint.sha256Hex(authorization);
+                if (who.principal() != null) return fit("principal:" + who.principal());
+                if (who.hasSecrets()) return "credentials:" + hmac(who);
                 return ANONYMOUS;
+        }
+    }
+
+    private String hmac(Credentials who) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.get(), "HmacSHA256"));
+            for (String s : who.canonicalSecrets()) {
+                byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+                mac.update(new byte[] {(byte) (bytes.length >>> 24), (byte) (bytes.length >>> 16), (byte) (bytes.length >>> 8), (byte) bytes.length});
+                mac.update(bytes);
+            }
+            return RequestFingerprint.hex(mac.doFinal());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is required of every JVM", e);
         }
     }
 

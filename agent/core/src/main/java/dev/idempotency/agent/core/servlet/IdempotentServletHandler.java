@@ -8,17 +8,24 @@ import dev.idempotency.agent.core.gate.Answer;
 import dev.idempotency.agent.core.gate.Decision;
 import dev.idempotency.agent.core.gate.ExchangeAttributes;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
-import dev.idempotency.agent.core.gate.KeyedRequest;
+import dev.idempotency.agent.core.gate.JaxrsCoverage;
+import dev.idempotency.agent.core.gate.RateLimitedLog;
+import dev.idempotency.agent.core.gate.PendingDecision;
+import dev.idempotency.agent.core.gate.RequestCapture;
 import dev.idempotency.agent.core.log.AgentLog;
+import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.protocol.TenantMode;
 
 import java.io.IOException;
 
 /**
- * The servlet side of the agent, for both namespaces: which requests it handles (method, key header, path, initial
- * dispatch, outermost servlet), and how a handled one is put through the {@link IdempotencyGate}.
+ * The servlet side of the agent, for both namespaces. A keyed request is taken at its outermost entry (the first
+ * filter or servlet it reaches): its body is read once and every filter and servlet after that reads it from the
+ * agent. It is decided at the last point before application code: the entry to the servlet (any {@code Servlet}),
+ * or to a filter that is itself the application (Struts 2 and the like), after the application's own authentication
+ * filters have run. Forwards, includes, error dispatches and nested servlets are never handled a second time.
  *
- * <p>A request the agent does not handle costs a method comparison and one header lookup.
+ * <p>A request the agent does not handle costs a method comparison and one header lookup per filter and servlet.
  */
 public final class IdempotentServletHandler implements ServletHandler {
     static final String PENDING_ATTRIBUTE = "dev.idempotency.agent.pending";
@@ -26,15 +33,25 @@ public final class IdempotentServletHandler implements ServletHandler {
     private final AgentConfig config;
     private final IdempotencyGate gate;
     private final ServletEdges edges = new ServletEdges();
+    private final ApplicationFilters applicationFilters;
+    private final JaxrsCoverage jaxrsCoverage;
+    private final ClassValue<Boolean> jaxrsContainers = new ComponentsNamed(
+            "org.glassfish.jersey.servlet.ServletContainer",
+            "org.jboss.resteasy.plugins.server.servlet.HttpServletDispatcher",
+            "org.jboss.resteasy.plugins.server.servlet.FilterDispatcher");
+    private final RateLimitedLog faults = new RateLimitedLog(10_000);
+    private final RateLimitedLog undecided = new RateLimitedLog(60_000);
 
-    public IdempotentServletHandler(AgentConfig config, IdempotencyGate gate) {
+    public IdempotentServletHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage jaxrsCoverage) {
         this.config = config;
         this.gate = gate;
+        this.jaxrsCoverage = jaxrsCoverage;
+        this.applicationFilters = new ApplicationFilters(config.applicationFilters);
     }
 
     @Override
-    public ServletExchange enter(Object servlet, Object request, Object response) {
-        ServletAccessor http = edges.forServlet(servlet.getClass());
+    public ServletExchange enter(Object component, boolean servlet, Object request, Object response) {
+        ServletAccessor http = edges.forRequest(request.getClass());
         if (http == null) return null;
         String method = http.method(request);
         if (!config.methods.contains(method)) return null;
@@ -43,16 +60,15 @@ public final class IdempotentServletHandler implements ServletHandler {
         if (!http.isInitialDispatch(request)) {
             return keyField != null && http.isAsyncDispatch(request) ? asyncRedispatch(http, request, response) : null;
         }
-        if (http.attribute(request, ExchangeAttributes.HANDLED) != null) return null; // an inner servlet of a handled request
-        String path = http.requestUri(request);
-        if (!config.include.matches(path) || config.exclude.matches(path)) return null;
-        if (keyField == null) {
-            if (!config.required.paths().matches(path)) return null;
-            http.setAttribute(request, ExchangeAttributes.HANDLED, Boolean.TRUE);
-            return answer(http, response, gate.keyMissing(method));
+        Object state = http.attribute(request, ExchangeAttributes.HANDLED);
+        boolean decisionPoint = servlet || applicationFilters.contains(component.getClass());
+        if (state == null) return guarded(http, response, () -> take(http, component, request, response, method, keyField != null, decisionPoint));
+        if (state instanceof PendingDecision && decisionPoint) {
+            PendingDecision pending = (PendingDecision) state;
+            if (pending.decided() || pending.deferred() != null) return null;
+            return guarded(http, response, () -> decide(http, pending, component, request, response));
         }
-        http.setAttribute(request, ExchangeAttributes.HANDLED, Boolean.TRUE);
-        return protect(http, request, response, method, path);
+        return null; // an inner servlet or filter of a request already decided, or one the agent leaves alone
     }
 
     @Override
@@ -61,7 +77,71 @@ public final class IdempotentServletHandler implements ServletHandler {
             ((ProtectedExchange) exchange).serviceExited(request, thrown);
         } else if (exchange instanceof SimpleExchanges.AsyncRedispatch) {
             ((SimpleExchanges.AsyncRedispatch) exchange).exchange.serviceExited(request, thrown);
+        } else if (exchange instanceof SimpleExchanges.Entry) {
+            PendingDecision pending = ((SimpleExchanges.Entry) exchange).pending;
+            if (!pending.decided() && pending.capture() != null) {
+                undecided.run(() -> AgentLog.warn(pending.capture().description() + ": the request ended without reaching a servlet"
+                        + " or an application filter, so the agent could not protect it (if a filter serves it, name that"
+                        + " filter in idempotency.application-filters)"));
+            }
         }
+    }
+
+    /** Step one, at the outermost entry: take the body (or note that a required key is missing). */
+    private ServletExchange take(ServletAccessor http, Object component, Object request, Object response, String method,
+                                 boolean keyed, boolean decisionPoint) {
+        String path = IdempotencyGate.normalisedPath(http.requestUri(request));
+        if (!config.include.matches(path) || config.exclude.matches(path) || (!keyed && !config.required.paths().matches(path))) {
+            return null; // left alone; unmarked, so that a JAX-RS layer behind still enforces keys required by route
+        }
+        if (!keyed) {
+            PendingDecision pending = PendingDecision.keyMissing(method);
+            http.setAttribute(request, ExchangeAttributes.HANDLED, pending);
+            return decisionPoint ? decide(http, pending, component, request, response) : new SimpleExchanges.Entry(pending, request, response);
+        }
+        RequestCapture capture = gate.capture(method, path, http.queryString(request), http.contentType(request),
+                http.headers(request, config.header), () -> http.body(request), http.contentLength(request));
+        if (capture.problem() != null) {
+            http.setAttribute(request, ExchangeAttributes.HANDLED, Boolean.TRUE);
+            return answer(http, response, capture.problem());
+        }
+        PendingDecision pending = PendingDecision.of(capture);
+        http.setAttribute(request, ExchangeAttributes.HANDLED, pending);
+        Object captured = http.capturedRequest(request, capture);
+        return decisionPoint ? decide(http, pending, component, captured, response) : new SimpleExchanges.Entry(pending, captured, response);
+    }
+
+    /** Step two, where the application's code starts: reserve, replay or refuse. */
+    private ServletExchange decide(ServletAccessor http, PendingDecision pending, Object component, Object request, Object response) {
+        RequestCapture capture = pending.capture();
+        if (capture != null && jaxrsContainers.get(component.getClass()) && jaxrsCoverage.coversCurrentApplication()) {
+            // a JAX-RS runtime with the agent's filter inside: it decides after the runtime's own authentication
+            ProtectedExchange deferred = new ProtectedExchange(http, null, capture.description(), config.header, config.maxResponseBytes, request, response);
+            pending.deferTo(deferred);
+            return deferred;
+        }
+        pending.markDecided();
+        if (capture == null) return answer(http, response, gate.keyMissing(pending.method()));
+        Decision decision = gate.decide(capture, credentials(http, request), null);
+        if (decision.answer() != null) return answer(http, response, decision.answer());
+        if (decision.admission() == null) return SimpleExchanges.passThrough(request, response); // failure-mode open
+        return new ProtectedExchange(http, decision.admission(), decision.admission().description(), config.header,
+                config.maxResponseBytes, request, response);
+    }
+
+    private Credentials credentials(ServletAccessor http, Object request) {
+        Credentials who = new Credentials(http.principalName(request),
+                config.tenant.kind() == TenantMode.Kind.HEADER ? http.header(request, config.tenant.headerName()) : null);
+        if (config.tenant.kind() != TenantMode.Kind.AUTO) return who;
+        who.add("authorization", null, http.header(request, "Authorization"));
+        who.add("session", null, http.requestedSessionId(request));
+        for (String name : config.credentialHeaders.names()) {
+            for (String value : http.headers(request, name)) who.add("header", name.toLowerCase(java.util.Locale.ROOT), value);
+        }
+        for (String[] cookie : http.cookies(request)) {
+            if (config.credentialCookies.matches(cookie[0])) who.add("cookie", cookie[0], cookie[1]);
+        }
+        return who;
     }
 
     private ServletExchange asyncRedispatch(ServletAccessor http, Object request, Object response) {
@@ -71,25 +151,25 @@ public final class IdempotentServletHandler implements ServletHandler {
         return new SimpleExchanges.AsyncRedispatch((ProtectedExchange) pending, request, response);
     }
 
-    private ServletExchange protect(ServletAccessor http, Object request, Object response, String method, String path) {
-        Decision decision = gate.decide(new KeyedRequest(method, path, http.queryString(request), http.contentType(request),
-                http.characterEncoding(request), http.headers(request, config.header), http.principalName(request),
-                http.header(request, "Authorization"),
-                config.tenant.kind() == TenantMode.Kind.HEADER ? http.header(request, config.tenant.headerName()) : null,
-                () -> http.body(request), null));
-        if (decision.answer() != null) return answer(http, response, decision.answer());
-        if (decision.admission() == null) {
-            return SimpleExchanges.passThrough(http.replayingRequest(request, decision.body(), decision.form(), response, null), response);
+    /** Nothing the agent trips over may let a keyed request run unprotected: it is refused with 503 instead. */
+    private ServletExchange guarded(ServletAccessor http, Object response, Step step) {
+        try {
+            return step.run();
+        } catch (Throwable t) {
+            faults.run(() -> AgentLog.error("could not process a keyed request; it was refused with 503, not run", t));
+            return answer(http, response, IdempotencyGate.agentFault());
         }
-        return new ProtectedExchange(http, decision.admission(), config.storeServerErrors, config.maxResponseBytes,
-                request, response, decision.body(), decision.form());
+    }
+
+    private interface Step {
+        ServletExchange run();
     }
 
     private static ServletExchange answer(ServletAccessor http, Object response, Answer answer) {
         try {
             http.send(response, answer.status(), answer.headers(), answer.body());
-        } catch (IOException e) {
-            AgentLog.debug("client went away before the agent's answer was sent: " + e);
+        } catch (IOException | RuntimeException e) {
+            AgentLog.debug("the agent's answer could not be sent completely: " + e);
         }
         return SimpleExchanges.ANSWERED;
     }

@@ -8,28 +8,31 @@ import dev.idempotency.agent.core.gate.Admission;
 import dev.idempotency.agent.core.gate.Answer;
 import dev.idempotency.agent.core.gate.BoundedResponseBody;
 import dev.idempotency.agent.core.gate.ExchangeAttributes;
+import dev.idempotency.agent.core.gate.IdempotencyGate;
+import dev.idempotency.agent.core.gate.PendingDecision;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.Problem;
-import dev.idempotency.agent.core.protocol.ReplayHeaders;
 import dev.idempotency.store.StoreException;
-import dev.idempotency.store.StoredResponse;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A request that owns its key and runs the application. The response is captured and, when the application is done,
- * recorded in the store before it is sent, so a client that saw it can always get it again. Server errors and
- * exceptions release the key instead (unless configured to keep 5xx).
+ * recorded in the store before it is sent, so a client that saw it can always get it again. Server errors, "try again
+ * later" statuses and exceptions release the key instead (unless configured to keep 5xx). When the container gives up
+ * on an asynchronous request whose work may still run, the key stays owned and a late result is still recorded.
  */
-final class ProtectedExchange implements ServletExchange, ResponseCapture, AsyncEnd, BoundedResponseBody.StreamingStart {
+final class ProtectedExchange implements ServletExchange, ResponseCapture, AsyncEnd, BoundedResponseBody.StreamingStart,
+        PendingDecision.Deferred {
     private final ServletAccessor http;
-    private final Admission admission;
-    private final boolean keepServerErrors;
+    /** Null while the decision is left to the JAX-RS layer, and for good when it never came or ran unprotected. */
+    private volatile Admission admission;
+    private final AtomicBoolean finished = new AtomicBoolean();
+    private final String header;
     private final String description;
     private final Object originalResponse;
     private final Object request;
@@ -37,17 +40,26 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     private final BoundedResponseBody body;
     private int errorStatus;
     private String errorMessage;
+    /** The container ended the request; the application's work may still complete it. */
+    private volatile boolean abandoned;
 
-    ProtectedExchange(ServletAccessor http, Admission admission, boolean keepServerErrors, long maxResponseBytes,
-                      Object originalRequest, Object originalResponse, byte[] requestBody, Map<String, String[]> form) {
+    /** @param admission null when the JAX-RS layer behind the servlet decides (see {@link #admitted}) */
+    ProtectedExchange(ServletAccessor http, Admission admission, String description, String header, long maxResponseBytes,
+                      Object request, Object originalResponse) {
         this.http = http;
         this.admission = admission;
-        this.keepServerErrors = keepServerErrors;
-        this.description = admission.description();
+        this.header = header;
+        this.description = description;
         this.originalResponse = originalResponse;
         this.body = new BoundedResponseBody(maxResponseBytes, this);
         this.response = http.capturingResponse(originalResponse, this);
-        this.request = http.replayingRequest(originalRequest, requestBody, form, response, this);
+        this.request = http.protectedRequest(request, response, this);
+    }
+
+    /** The JAX-RS layer decided that the application runs: under this admission, or unprotected when null. */
+    @Override
+    public void admitted(Admission decided) {
+        admission = decided;
     }
 
     @Override public boolean answered() { return false; }
@@ -66,9 +78,17 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
 
     // ---- capture callbacks from the application's writes
 
-    @Override public void write(int b) throws IOException { body.write(b); }
+    @Override
+    public void write(int b) throws IOException {
+        if (abandoned && body.isStreaming()) return; // the client is gone and nothing of it is kept
+        body.write(b);
+    }
 
-    @Override public void write(byte[] bytes, int offset, int length) throws IOException { body.write(bytes, offset, length); }
+    @Override
+    public void write(byte[] bytes, int offset, int length) throws IOException {
+        if (abandoned && body.isStreaming()) return;
+        body.write(bytes, offset, length);
+    }
 
     /**
      * A flush of a buffered response is held: the response leaves once it is recorded. Frameworks flush at the end of
@@ -76,7 +96,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
      */
     @Override
     public void flushBuffer() throws IOException {
-        body.flushStream();
+        if (!abandoned) body.flushStream();
     }
 
     @Override public void resetBuffer() { body.reset(); }
@@ -90,27 +110,50 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
 
     @Override
     public void sendRedirect(String location) {
-        http.setStatus(originalResponse, 302);
-        http.setHeader(originalResponse, "Location", location);
+        http.setStatus(response, 302);
+        http.setHeader(response, "Location", location);
         body.reset();
     }
 
     @Override public void beforeAsyncComplete() { finish(null); }
 
-    @Override public void completed() {
-        if (!admission.isEnded()) {
+    @Override
+    public void completed() {
+        Admission a = admission;
+        if (a == null) {
+            finish(null);
+        } else if (!a.isEnded() && !abandoned) {
             AgentLog.warn(description + ": asynchronous cycle ended without complete(); the key is released");
             finish(new IllegalStateException("asynchronous cycle ended unrecorded"));
         }
     }
 
-    @Override public void failed(Throwable cause) { finish(cause); }
+    /**
+     * The container timed the asynchronous cycle out or hit an error on it. The application's work may still be
+     * running (it owns the AsyncContext), so releasing the key would let a retry run it a second time: the key stays
+     * owned, and the response is detached from the container's so that a late result can still be recorded.
+     */
+    @Override
+    public void failed(Throwable cause) {
+        Admission a = admission;
+        if (a == null) {
+            finish(cause);
+            return;
+        }
+        if (a.isEnded() || abandoned) return;
+        abandoned = true;
+        http.detach(response, http.status(originalResponse), http.responseHeaders(originalResponse));
+        body.reset();
+        a.abandonedByContainer();
+    }
 
     /** The response outgrew the buffer or was flushed: record that it is not kept, then let it stream. */
     @Override
     public OutputStream beginStreaming(String reason) throws IOException {
+        Admission a = admission;
+        if (a == null) return http.outputStream(originalResponse); // nothing owned, nothing to record
         try {
-            admission.recordNotKept(http.status(originalResponse), reason);
+            a.recordNotKept(http.status(response), reason);
         } catch (StoreException e) {
             throw new IOException("idempotency store unavailable; the response cannot be sent safely", e);
         }
@@ -120,6 +163,16 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     // ---- the end
 
     private void finish(Throwable thrown) {
+        Admission admission = this.admission;
+        if (admission != null && thrown == null && !abandoned && suspendedResourceFailed()) {
+            failed(new IllegalStateException("a suspended JAX-RS resource ended with a server error"));
+            return;
+        }
+        if (!finished.compareAndSet(false, true)) return;
+        if (admission == null) {
+            passThrough(thrown);
+            return;
+        }
         if (!admission.end()) return;
         Object route = http.attribute(request, ExchangeAttributes.ROUTE);
         if (route != null) AgentLog.debug(description + ": served by JAX-RS route " + route);
@@ -133,15 +186,46 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
             admission.release("the application threw " + thrown.getClass().getName());
             return; // the container renders the exception as usual
         }
-        int status = errorStatus > 0 ? errorStatus : http.status(originalResponse);
-        if (status >= 500 && !keepServerErrors) {
-            admission.release("status " + status);
-            sendUnkept(status);
-            return;
-        }
+        int status = errorStatus > 0 ? errorStatus : http.status(response);
         byte[] bytes = renderBody();
-        StoredResponse recorded = new StoredResponse(status, keptHeaders(), bytes);
-        if (!record(recorded)) return;
+        List<String[]> headers = http.responseHeaders(response);
+        switch (admission.conclude(status, headers, bytes)) {
+            case RECORDED:
+                if (!abandoned) send(bytes);
+                return;
+            case RELEASED:
+                if (!abandoned) sendUnkept(status);
+                return;
+            case TAKEN_OVER:
+                if (!abandoned) sendProblem(IdempotencyGate.outcomeUnknownAnswer(header));
+                return;
+            default:
+                if (!abandoned) sendProblem(Answer.problem(Problem.STORE_UNAVAILABLE,
+                        "The request was processed but its response could not be recorded; do not assume it failed.", null));
+        }
+    }
+
+    /** No key was owned (the JAX-RS layer answered, or its authentication refused): the response goes out as it is. */
+    private void passThrough(Throwable thrown) {
+        try {
+            http.flushWriter(response);
+        } catch (IOException | RuntimeException e) {
+            AgentLog.debug(description + ": flushing the writer failed: " + e);
+        }
+        if (body.isStreaming() || thrown != null) return;
+        sendUnkept(errorStatus > 0 ? errorStatus : http.status(response));
+    }
+
+    /**
+     * A suspended JAX-RS resource whose response is a server error was most likely ended by its runtime's timeout
+     * while its work still runs (the runtime answers 503 and drops the late result): treated as abandoned.
+     */
+    private boolean suspendedResourceFailed() {
+        if (http.attribute(request, ExchangeAttributes.ASYNC_RESOURCE) == null) return false;
+        return (errorStatus > 0 ? errorStatus : http.status(response)) >= 500;
+    }
+
+    private void send(byte[] bytes) {
         try {
             http.setContentLength(originalResponse, bytes.length);
             OutputStream out = http.outputStream(originalResponse);
@@ -155,45 +239,28 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     /** For sendError the agent renders the message itself, so that a replay is the same bytes. */
     private byte[] renderBody() {
         if (errorStatus == 0) return body.bytes();
-        http.setStatus(originalResponse, errorStatus);
+        http.setStatus(response, errorStatus);
         if (errorMessage == null) return new byte[0];
-        http.setHeader(originalResponse, "Content-Type", "text/plain;charset=UTF-8");
+        http.setHeader(response, "Content-Type", "text/plain;charset=UTF-8");
         return errorMessage.getBytes(StandardCharsets.UTF_8);
     }
 
-    private List<StoredResponse.Header> keptHeaders() {
-        List<StoredResponse.Header> headers = new ArrayList<>();
-        for (String[] h : http.responseHeaders(originalResponse)) {
-            if (ReplayHeaders.kept(h[0])) headers.add(new StoredResponse.Header(h[0], h[1]));
-        }
-        return headers;
-    }
-
-    /** Records the response; if the store cannot take it, the client gets a 503 rather than an unrepeatable answer. */
-    private boolean record(StoredResponse recorded) {
-        if (admission.record(recorded)) return true;
-        Answer refusal = Answer.problem(Problem.STORE_UNAVAILABLE,
-                "The request was processed but its response could not be recorded; do not assume it failed.", null);
+    private void sendProblem(Answer answer) {
         try {
-            http.send(originalResponse, refusal.status(), refusal.headers(), refusal.body());
+            http.send(originalResponse, answer.status(), answer.headers(), answer.body());
         } catch (IOException | RuntimeException e) {
             AgentLog.debug(description + ": could not send the problem: " + e);
         }
-        return false;
     }
 
-    /** A server error that is not kept goes to the client as the application produced it. */
+    /** A response that is not kept goes to the client as the application produced it. */
     private void sendUnkept(int status) {
         try {
             if (errorStatus > 0) {
                 http.sendError(originalResponse, errorStatus, errorMessage);
                 return;
             }
-            byte[] bytes = body.bytes();
-            http.setContentLength(originalResponse, bytes.length);
-            OutputStream out = http.outputStream(originalResponse);
-            out.write(bytes);
-            out.flush();
+            send(body.bytes());
         } catch (IOException | RuntimeException e) {
             AgentLog.debug(description + ": could not send the " + status + " response: " + e);
         }

@@ -19,7 +19,7 @@ public final class ServletAdvice {
                                 @Advice.Argument(value = 0, readOnly = false, typing = Assigner.Typing.DYNAMIC) Object request,
                                 @Advice.Argument(value = 1, readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
                                 @Advice.Local("exchange") ServletExchange exchange) {
-        exchange = ServletBridge.enter(servlet, request, response);
+        exchange = ServletBridge.enterServlet(servlet, request, response);
         if (exchange == null) return false;
         if (exchange.answered()) return true;
         request = exchange.request();

@@ -19,9 +19,10 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
- * Which code gets the {@link ServletAdvice}: both {@code service} methods of every {@code HttpServlet} subclass, javax
- * and jakarta alike, in class loaders that see a servlet API at all. Subclasses that override {@code service} (Jersey,
- * Spring) are covered too; the handler makes sure only the outermost call acts.
+ * Which code gets advice: {@code service(request, response)} of every {@code Servlet} (javax and jakarta, not only
+ * {@code HttpServlet}: JSF's FacesServlet implements {@code Servlet}) and {@code doFilter(request, response, chain)}
+ * of every {@code Filter}, in class loaders that see a servlet API at all. The handler makes sure only the outermost
+ * entry takes a request and only one decision point decides it.
  */
 public final class ServletInstrumentation {
     private ServletInstrumentation() {
@@ -29,15 +30,26 @@ public final class ServletInstrumentation {
 
     public static AgentBuilder apply(AgentBuilder builder) {
         ElementMatcher.Junction<TypeDescription> servlets =
-                hasSuperType(named(ServletEdges.JAVAX_BASE).or(named(ServletEdges.JAKARTA_BASE))).and(not(isInterface()));
+                hasSuperType(named("javax.servlet.Servlet").or(named("jakarta.servlet.Servlet"))).and(not(isInterface()));
         ElementMatcher.Junction<MethodDescription> service = named("service").and(takesArguments(2)).and(not(isAbstract()))
                 .and(takesArgument(0, namedOneOf("javax.servlet.ServletRequest", "javax.servlet.http.HttpServletRequest",
                         "jakarta.servlet.ServletRequest", "jakarta.servlet.http.HttpServletRequest")));
+        ElementMatcher.Junction<TypeDescription> filters =
+                hasSuperType(named("javax.servlet.Filter").or(named("jakarta.servlet.Filter"))).and(not(isInterface()));
+        ElementMatcher.Junction<MethodDescription> doFilter = named("doFilter").and(takesArguments(3)).and(not(isAbstract()))
+                .and(takesArgument(0, namedOneOf("javax.servlet.ServletRequest", "javax.servlet.http.HttpServletRequest",
+                        "jakarta.servlet.ServletRequest", "jakarta.servlet.http.HttpServletRequest")))
+                .and(takesArgument(2, namedOneOf("javax.servlet.FilterChain", "jakarta.servlet.FilterChain")));
+        SeesServletApi seesServletApi = new SeesServletApi();
         return builder
-                .type(servlets, new SeesServletApi())
+                .type(servlets, seesServletApi)
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(ServletInstrumentation.class.getClassLoader())
-                        .advice(service, ServletAdvice.class.getName()));
+                        .advice(service, ServletAdvice.class.getName()))
+                .type(filters, seesServletApi)
+                .transform(new AgentBuilder.Transformer.ForAdvice()
+                        .include(ServletInstrumentation.class.getClassLoader())
+                        .advice(doFilter, FilterAdvice.class.getName()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.idempotency.agent.core.servlet;
 
 import dev.idempotency.agent.bootstrap.bridge.ServletExchange;
+import dev.idempotency.agent.core.gate.PendingDecision;
 
 /** The exchanges that carry no protocol state of their own. */
 final class SimpleExchanges {
@@ -13,6 +14,23 @@ final class SimpleExchanges {
         @Override public Object request() { throw new IllegalStateException("answered"); }
         @Override public Object response() { throw new IllegalStateException("answered"); }
     };
+
+    /** The outermost entry of a keyed request: what follows reads the captured body; the decision comes later. */
+    static final class Entry implements ServletExchange {
+        final PendingDecision pending;
+        private final Object request;
+        private final Object response;
+
+        Entry(PendingDecision pending, Object request, Object response) {
+            this.pending = pending;
+            this.request = request;
+            this.response = response;
+        }
+
+        @Override public boolean answered() { return false; }
+        @Override public Object request() { return request; }
+        @Override public Object response() { return response; }
+    }
 
     /** The application runs unprotected (failure mode open) but must still get the body the agent already read. */
     static ServletExchange passThrough(Object request, Object response) {

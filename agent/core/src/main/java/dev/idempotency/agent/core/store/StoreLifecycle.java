@@ -19,6 +19,8 @@ import java.util.concurrent.TimeoutException;
  */
 public final class StoreLifecycle {
     private final StoreSettings settings;
+    private static final int SHUTDOWN_WAIT_SECONDS = 30;
+
     private final Duration sweepInterval;
     private final ScheduledExecutorService opener = AgentThreads.single("store");
     private volatile Future<IdempotencyStore> opening;
@@ -57,6 +59,36 @@ public final class StoreLifecycle {
         return heartbeat;
     }
 
+    /** The installation's secret, shared by every node of the store (the store keeps it after first reading it). */
+    public byte[] installationSecret() {
+        return store().installationSecret();
+    }
+
+    /** A reservation whose answer was lost is given up as soon as the store answers again. */
+    public void releaseLater(dev.idempotency.store.OwnershipToken token) {
+        LeaseHeartbeat h = heartbeat;
+        if (token != null && h != null) h.releaseWhenReachable(token);
+    }
+
+    /**
+     * At JVM exit the container finishes its in-flight requests in its own shutdown hook: the store stays open until
+     * they are recorded (bounded), then closes cleanly.
+     */
+    private static void closeAfterRunningRequests(IdempotencyStore store, LeaseHeartbeat heartbeat) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_WAIT_SECONDS);
+        try {
+            while (heartbeat.hasRunningRequests() && System.nanoTime() - deadline < 0) Thread.sleep(20);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (heartbeat.hasRunningRequests()) AgentLog.warn("JVM exit: keyed requests still running after " + SHUTDOWN_WAIT_SECONDS + "s; closing the store");
+        try {
+            store.close();
+        } catch (RuntimeException e) {
+            AgentLog.debug("closing the store at exit failed: " + e);
+        }
+    }
+
     private synchronized Future<IdempotencyStore> startOpening() {
         if (opening == null) opening = opener.submit(this::open);
         return opening;
@@ -73,6 +105,7 @@ public final class StoreLifecycle {
         }
         heartbeat = new LeaseHeartbeat(opened, settings.lease());
         Housekeeper.start(opened, sweepInterval);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAfterRunningRequests(opened, heartbeat), "idempotency-agent-shutdown"));
         AgentLog.info("store open: " + opened.dialectName() + " " + settings.redactedUrl() + ", table " + settings.table());
         store = opened;
         return opened;

@@ -99,6 +99,46 @@ class AgentConfigTest {
     }
 
     @Test
+    void durationsHaveUpperBoundsEveryDatabaseCanTake() {
+        ConfigException e = assertThrows(ConfigException.class, () -> load(props("idempotency.ttl", "100000d", "idempotency.lease", "2h",
+                "idempotency.unknown-retention", "5000d", "idempotency.abandoned-work-grace", "2d"), Collections.emptyMap()));
+        assertTrue(e.getMessage().contains("'idempotency.ttl' is '100000d'") && e.getMessage().contains("to 365d"), e.getMessage());
+        assertTrue(e.getMessage().contains("'idempotency.lease' is '2h'") && e.getMessage().contains("to 1h"), e.getMessage());
+        assertTrue(e.getMessage().contains("'idempotency.unknown-retention' is '5000d'"), e.getMessage());
+        assertTrue(e.getMessage().contains("'idempotency.abandoned-work-grace' is '2d'"), e.getMessage());
+        AgentConfig max = load(props("idempotency.ttl", "365d", "idempotency.lease", "1h"), Collections.emptyMap());
+        assertEquals(Duration.ofDays(365), max.store.ttl());
+    }
+
+    @Test
+    void unknownKeysAreKeptThirtyDaysByDefaultAndTheStartUpLineSaysSo() {
+        AgentConfig c = load(new Properties(), Collections.emptyMap());
+        assertEquals(Duration.ofDays(30), c.store.unknownRetention());
+        assertTrue(c.summary().contains("unknown keys kept 30d"), c.summary());
+        assertEquals(Duration.ofDays(3), load(props("idempotency.unknown-retention", "3d"), Collections.emptyMap()).store.unknownRetention());
+    }
+
+    @Test
+    void temporaryStatusesApplicationFiltersAndCredentialNames() {
+        AgentConfig c = load(new Properties(), Collections.emptyMap());
+        assertEquals("[408, 425, 429]", c.retryStatuses.toString());
+        assertTrue(c.applicationFilters.isEmpty());
+        assertTrue(c.credentialHeaders.matches("x-api-key"));
+        assertTrue(c.credentialCookies.matches("JSESSIONID"));
+        AgentConfig custom = load(props("idempotency.retry-statuses", "429, 409", "idempotency.application-filters", "com.acme.web.ActionFilter",
+                "idempotency.tenant.credential-headers", "X-Customer-Key", "idempotency.tenant.credential-cookies", "acme_login"), Collections.emptyMap());
+        assertEquals("[429, 409]", custom.retryStatuses.toString());
+        assertEquals("[com.acme.web.ActionFilter]", custom.applicationFilters.toString());
+        assertTrue(custom.credentialHeaders.matches("X-Customer-Key") && !custom.credentialHeaders.matches("X-API-Key"));
+        assertTrue(custom.credentialCookies.matches("ACME_LOGIN") && !custom.credentialCookies.matches("JSESSIONID"));
+        ConfigException e = assertThrows(ConfigException.class, () -> load(props("idempotency.retry-statuses", "503",
+                "idempotency.application-filters", "not a class", "idempotency.tenant.credential-headers", "X-*"), Collections.emptyMap()));
+        assertTrue(e.getMessage().contains("'idempotency.retry-statuses' is '503'"), e.getMessage());
+        assertTrue(e.getMessage().contains("'idempotency.application-filters' is 'not a class'"), e.getMessage());
+        assertTrue(e.getMessage().contains("'idempotency.tenant.credential-headers' is 'X-*'"), e.getMessage());
+    }
+
+    @Test
     void aTtlShorterThanTheLeaseIsRefused() {
         ConfigException e = assertThrows(ConfigException.class, () -> load(props("idempotency.ttl", "10s", "idempotency.lease", "1m"), Collections.emptyMap()));
         assertTrue(e.getMessage().contains("idempotency.ttl"), e.getMessage());

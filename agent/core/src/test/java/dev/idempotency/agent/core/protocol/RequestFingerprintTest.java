@@ -9,8 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 class RequestFingerprintTest {
+    static final String FORM = "application/x-www-form-urlencoded";
+
     private static String fp(String method, String path, String query, String type, String body) {
-        return RequestFingerprint.of(method, path, query, type, "UTF-8", body.getBytes(StandardCharsets.UTF_8));
+        return RequestFingerprint.of(method, path, query, type, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String form(String body) {
+        return fp("POST", "/p", null, FORM, body);
     }
 
     @Test
@@ -32,11 +38,55 @@ class RequestFingerprintTest {
     }
 
     @Test
-    void formBodiesCompareAsSortedParameters() {
-        String type = "application/x-www-form-urlencoded";
-        assertEquals(fp("POST", "/p", null, type, "a=1&b=2&b=3"), fp("POST", "/p", null, type, "b=2&a=1&b=3"));
-        assertEquals(fp("POST", "/p", null, type, "name=J%C3%BCrgen"), fp("POST", "/p", null, type, "name=J%c3%bcrgen"));
-        assertNotEquals(fp("POST", "/p", null, type, "a=1"), fp("POST", "/p", null, type, "a=2"));
+    void formsCompareByDecodedPairsSortedByNameOnly() {
+        assertEquals(form("a=1&b=2&b=3"), form("b=2&a=1&b=3"));
+        assertEquals(form("name=J%C3%BCrgen"), form("name=J%c3%bcrgen"));
+        assertEquals(form("a=x+y"), form("a=x%20y"));
+        assertEquals(form("a=1&&b=2&"), form("a=1&b=2"));
+        assertNotEquals(form("a=1"), form("a=2"));
+    }
+
+    @Test
+    void repeatedFieldsKeepTheirOrder() {
+        assertNotEquals(form("item=A&qty=1&item=B&qty=2"), form("item=B&qty=1&item=A&qty=2"));
+        assertNotEquals(form("b=2&b=3"), form("b=3&b=2"));
+        assertEquals(form("item=A&qty=1&item=B&qty=2"), form("qty=1&item=A&qty=2&item=B"));
+    }
+
+    @Test
+    void theFormFingerprintDoesNotDependOnTheCharsetItIsDecodedWith() {
+        byte[] body = "note=%E9t%E9".getBytes(StandardCharsets.US_ASCII);
+        assertEquals(RequestFingerprint.of("POST", "/p", null, FORM + "; charset=UTF-8", body),
+                RequestFingerprint.of("POST", "/p", null, FORM + "; charset=ISO-8859-1", body));
+    }
+
+    @Test
+    void malformedEscapesNeverCollideWithTheirDecodedLookAlikes() {
+        assertNotEquals(form("a=%zz"), form("a=%25zz"));
+        assertNotEquals(form("a=%"), form("a=%25"));
+        assertNotEquals(form("a%zz=1"), form("a%25zz=1"));
+        assertNotEquals(fp("POST", "/p", "q=%zz", null, ""), fp("POST", "/p", "q=%25zz", null, ""));
+    }
+
+    @Test
+    void repeatedQueryParametersKeepTheirOrder() {
+        assertEquals(fp("POST", "/p", "a=1&b=2", null, ""), fp("POST", "/p", "b=2&a=1", null, ""));
+        assertNotEquals(fp("POST", "/p", "tag=x&tag=y", null, ""), fp("POST", "/p", "tag=y&tag=x", null, ""));
+    }
+
+    @Test
+    void multipartComparesPartsNotTheBoundary() {
+        String type1 = "multipart/form-data; boundary=AAA";
+        String type2 = "multipart/form-data; boundary=----BBB";
+        String p1 = "Content-Disposition: form-data; name=\"note\"\r\n\r\nhello";
+        String p2 = "Content-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nabc";
+        String a = fp("POST", "/p", null, type1, MultipartBodyTest.body("AAA", p1, p2));
+        assertEquals(a, fp("POST", "/p", null, type2, MultipartBodyTest.body("----BBB", p1, p2)));
+        assertEquals(a, fp("POST", "/p", null, type2, MultipartBodyTest.body("----BBB", p2, p1)), "different names: order does not matter");
+        assertNotEquals(a, fp("POST", "/p", null, type1, MultipartBodyTest.body("AAA", p1, p2.replace("abc", "abd"))));
+        assertNotEquals(a, fp("POST", "/p", null, type1, MultipartBodyTest.body("AAA", p1, p2.replace("a.txt", "b.txt"))));
+        assertNotEquals(a, fp("POST", "/p", null, type1, MultipartBodyTest.body("AAA", p1, p2.replace("text/plain", "text/csv"))));
+        assertNotEquals(a, fp("POST", "/p", null, type1, MultipartBodyTest.body("AAA", p1, p2.replace("name=\"file\"", "name=\"doc\""))));
     }
 
     @Test
@@ -45,11 +95,6 @@ class RequestFingerprintTest {
         assertNotEquals(fp("POST", "/p", null, "application/json", "{bad"), fp("POST", "/p", null, "application/json", "{bad "));
         assertNull(RequestFingerprint.canonicalJson("{\"a\":1,\"a\":2}".getBytes(StandardCharsets.UTF_8)), "duplicate keys are not canonical JSON");
         assertNull(RequestFingerprint.canonicalJson("{} {}".getBytes(StandardCharsets.UTF_8)));
-    }
-
-    @Test
-    void queryParameterOrderDoesNotMatter() {
-        assertEquals(fp("POST", "/p", "a=1&b=2", null, ""), fp("POST", "/p", "b=2&a=1", null, ""));
     }
 
     @Test

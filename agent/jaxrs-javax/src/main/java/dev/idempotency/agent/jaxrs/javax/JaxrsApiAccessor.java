@@ -15,7 +15,8 @@ import java.util.Map;
 import javax.ws.rs.container.ContainerRequestContext;
 import javax.ws.rs.container.ContainerResponseContext;
 import javax.ws.rs.container.ResourceInfo;
-import javax.ws.rs.core.MediaType;
+import javax.ws.rs.container.Suspended;
+import javax.ws.rs.core.Cookie;
 import javax.ws.rs.core.MultivaluedMap;
 import javax.ws.rs.core.Response;
 import javax.ws.rs.ext.InterceptorContext;
@@ -41,9 +42,12 @@ final class JaxrsApiAccessor implements JaxrsAccessor {
     @Override public String contentType(Object request) { return ((ContainerRequestContext) request).getHeaderString("Content-Type"); }
 
     @Override
-    public String charset(Object request) {
-        MediaType type = ((ContainerRequestContext) request).getMediaType();
-        return type == null ? null : type.getParameters().get(MediaType.CHARSET_PARAMETER);
+    public List<String[]> cookies(Object request) {
+        List<String[]> cookies = new ArrayList<>();
+        for (Map.Entry<String, Cookie> e : ((ContainerRequestContext) request).getCookies().entrySet()) {
+            cookies.add(new String[] {e.getKey(), e.getValue().getValue()});
+        }
+        return cookies;
     }
 
     @Override
@@ -85,6 +89,16 @@ final class JaxrsApiAccessor implements JaxrsAccessor {
     @Override public Class<?> resourceClass(Object resourceInfo) { return resourceInfo == null ? null : ((ResourceInfo) resourceInfo).getResourceClass(); }
 
     @Override public Method resourceMethod(Object resourceInfo) { return resourceInfo == null ? null : ((ResourceInfo) resourceInfo).getResourceMethod(); }
+
+    @Override
+    public boolean isSuspended(Object resourceInfo) {
+        Method method = resourceMethod(resourceInfo);
+        if (method == null) return false;
+        for (java.lang.annotation.Annotation[] annotations : method.getParameterAnnotations()) {
+            for (java.lang.annotation.Annotation a : annotations) if (a instanceof Suspended) return true;
+        }
+        return false;
+    }
 
     @Override public int status(Object response) { return ((ContainerResponseContext) response).getStatus(); }
 

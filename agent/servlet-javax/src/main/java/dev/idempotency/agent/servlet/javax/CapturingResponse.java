@@ -20,6 +20,8 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     private boolean usingStream;
     private PrintWriter writer;
     private boolean errorSent;
+    /** Non-null once the container ended the request: status and headers stop reaching the container's response. */
+    private volatile DetachedHead detached;
 
     CapturingResponse(HttpServletResponse response, ResponseCapture capture) {
         super(response);
@@ -46,6 +48,10 @@ final class CapturingResponse extends HttpServletResponseWrapper {
         return writer;
     }
 
+    void detach(int status, java.util.List<String[]> headers) {
+        detached = new DetachedHead(status, headers);
+    }
+
     void flushWriter() {
         if (writer != null) writer.flush();
     }
@@ -58,19 +64,19 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
     @Override
     public boolean isCommitted() {
-        return errorSent || super.isCommitted();
+        return errorSent || detached != null || super.isCommitted();
     }
 
     @Override
     public void resetBuffer() {
-        super.resetBuffer();
+        if (detached == null) super.resetBuffer();
         flushWriter();
         capture.resetBuffer();
     }
 
     @Override
     public void reset() {
-        super.reset();
+        if (detached == null) super.reset();
         flushWriter();
         capture.resetBuffer();
     }
@@ -91,5 +97,137 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     public void sendRedirect(String location) {
         if (isCommitted()) throw new IllegalStateException("the response is already committed");
         capture.sendRedirect(location);
+    }
+
+    // After the container ended the request, the head goes to the detached copy.
+
+    @Override
+    public void setStatus(int sc) {
+        DetachedHead d = detached;
+        if (d == null) super.setStatus(sc);
+        else d.status(sc);
+    }
+
+    @Override
+    public int getStatus() {
+        DetachedHead d = detached;
+        return d == null ? super.getStatus() : d.status();
+    }
+
+    @Override
+    public void setHeader(String name, String value) {
+        DetachedHead d = detached;
+        if (d == null) super.setHeader(name, value);
+        else d.set(name, value);
+    }
+
+    @Override
+    public void addHeader(String name, String value) {
+        DetachedHead d = detached;
+        if (d == null) super.addHeader(name, value);
+        else d.add(name, value);
+    }
+
+    @Override
+    public void setIntHeader(String name, int value) {
+        if (detached == null) super.setIntHeader(name, value);
+        else setHeader(name, String.valueOf(value));
+    }
+
+    @Override
+    public void addIntHeader(String name, int value) {
+        if (detached == null) super.addIntHeader(name, value);
+        else addHeader(name, String.valueOf(value));
+    }
+
+    @Override
+    public void setDateHeader(String name, long date) {
+        if (detached == null) super.setDateHeader(name, date);
+        else setHeader(name, httpDate(date));
+    }
+
+    @Override
+    public void addDateHeader(String name, long date) {
+        if (detached == null) super.addDateHeader(name, date);
+        else addHeader(name, httpDate(date));
+    }
+
+    @Override
+    public boolean containsHeader(String name) {
+        DetachedHead d = detached;
+        return d == null ? super.containsHeader(name) : d.get(name) != null;
+    }
+
+    @Override
+    public String getHeader(String name) {
+        DetachedHead d = detached;
+        return d == null ? super.getHeader(name) : d.get(name);
+    }
+
+    @Override
+    public java.util.Collection<String> getHeaders(String name) {
+        DetachedHead d = detached;
+        return d == null ? super.getHeaders(name) : d.all(name);
+    }
+
+    @Override
+    public java.util.Collection<String> getHeaderNames() {
+        DetachedHead d = detached;
+        return d == null ? super.getHeaderNames() : d.names();
+    }
+
+    @Override
+    public void setContentType(String type) {
+        if (detached == null) super.setContentType(type);
+        else setHeader("Content-Type", type);
+    }
+
+    @Override
+    public String getContentType() {
+        DetachedHead d = detached;
+        return d == null ? super.getContentType() : d.get("Content-Type");
+    }
+
+    @Override
+    public String getCharacterEncoding() {
+        DetachedHead d = detached;
+        return d == null ? super.getCharacterEncoding() : d.charset();
+    }
+
+    @Override
+    public void setCharacterEncoding(String charset) {
+        if (detached == null) super.setCharacterEncoding(charset);
+    }
+
+    @Override
+    public void setContentLength(int len) {
+        if (detached == null) super.setContentLength(len);
+    }
+
+    @Override
+    public void setContentLengthLong(long len) {
+        if (detached == null) super.setContentLengthLong(len);
+    }
+
+    @Override
+    public void addCookie(javax.servlet.http.Cookie cookie) {
+        if (detached == null) super.addCookie(cookie);
+        else addHeader("Set-Cookie", cookie.getName() + "=" + cookie.getValue());
+    }
+
+    @Override
+    public void setLocale(java.util.Locale locale) {
+        if (detached == null) super.setLocale(locale);
+    }
+
+    @Override
+    public void setBufferSize(int size) {
+        if (detached == null) super.setBufferSize(size);
+    }
+
+    private static String httpDate(long millis) {
+        java.text.SimpleDateFormat format = new java.text.SimpleDateFormat("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.US);
+        format.setTimeZone(java.util.TimeZone.getTimeZone("GMT"));
+        return format.format(new java.util.Date(millis));
     }
 }

@@ -1,6 +1,7 @@
 package dev.idempotency.agent.servlet.javax;
 
 import dev.idempotency.agent.bootstrap.bridge.AsyncEnd;
+import dev.idempotency.agent.bootstrap.bridge.CapturedBody;
 import dev.idempotency.agent.bootstrap.bridge.ResponseCapture;
 import dev.idempotency.agent.bootstrap.bridge.ServletAccessor;
 
@@ -13,9 +14,9 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.Map;
 import javax.servlet.DispatcherType;
 import javax.servlet.ServletOutputStream;
+import javax.servlet.http.Cookie;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
@@ -59,6 +60,19 @@ public final class ServletApiAccessor implements ServletAccessor {
         return principal == null ? null : principal.getName();
     }
 
+    @Override public String requestedSessionId(Object request) { return ((HttpServletRequest) request).getRequestedSessionId(); }
+
+    @Override
+    public List<String[]> cookies(Object request) {
+        Cookie[] cookies = ((HttpServletRequest) request).getCookies();
+        if (cookies == null) return Collections.emptyList();
+        List<String[]> pairs = new ArrayList<>(cookies.length);
+        for (Cookie c : cookies) pairs.add(new String[] {c.getName(), c.getValue()});
+        return pairs;
+    }
+
+    @Override public long contentLength(Object request) { return ((HttpServletRequest) request).getContentLength(); }
+
     @Override public Object attribute(Object request, String name) { return ((HttpServletRequest) request).getAttribute(name); }
 
     @Override public void setAttribute(Object request, String name, Object value) { ((HttpServletRequest) request).setAttribute(name, value); }
@@ -78,14 +92,23 @@ public final class ServletApiAccessor implements ServletAccessor {
     }
 
     @Override
+    public void detach(Object capturingResponse, int status, List<String[]> headers) {
+        ((CapturingResponse) capturingResponse).detach(status, headers);
+    }
+
+    @Override
     public void flushWriter(Object capturingResponse) {
         ((CapturingResponse) capturingResponse).flushWriter();
     }
 
     @Override
-    public Object replayingRequest(Object request, byte[] body, Map<String, String[]> formParameters, Object capturingResponse,
-                                   ResponseCapture capture) {
-        return new ReplayingRequest((HttpServletRequest) request, body, formParameters, (HttpServletResponse) capturingResponse, capture);
+    public Object capturedRequest(Object request, CapturedBody body) {
+        return new CapturedRequest((HttpServletRequest) request, body);
+    }
+
+    @Override
+    public Object protectedRequest(Object request, Object capturingResponse, ResponseCapture capture) {
+        return new ProtectedRequest((HttpServletRequest) request, (HttpServletResponse) capturingResponse, capture);
     }
 
     @Override public int status(Object response) { return ((HttpServletResponse) response).getStatus(); }

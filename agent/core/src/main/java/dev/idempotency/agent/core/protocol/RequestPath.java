@@ -1,0 +1,75 @@
+package dev.idempotency.agent.core.protocol;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The request path as the application's mapping sees it, for path patterns and the fingerprint: path parameters
+ * ({@code ;jsessionid=...}) removed, percent escapes decoded, {@code .} and {@code ..} resolved and empty segments
+ * dropped. So a retry through {@code /pay;jsessionid=1} is the same request as {@code /pay}, and {@code /%70ay} or
+ * {@code /x/../pay} cannot slip past a pattern written for {@code /pay}. An escaped slash ({@code %2F}) stays escaped:
+ * it does not start a new segment.
+ */
+public final class RequestPath {
+    private RequestPath() {
+    }
+
+    public static String normalise(String uri) {
+        if (uri == null || uri.isEmpty()) return "/";
+        List<String> segments = new ArrayList<>();
+        String[] raw = uri.split("/", -1);
+        boolean trailingSlash = false;
+        for (int i = 0; i < raw.length; i++) {
+            String segment = raw[i];
+            int semicolon = segment.indexOf(';');
+            if (semicolon >= 0) segment = segment.substring(0, semicolon);
+            segment = decode(segment);
+            boolean last = i == raw.length - 1;
+            if (segment.isEmpty() || segment.equals(".")) {
+                trailingSlash = last && i > 0;
+            } else if (segment.equals("..")) {
+                if (!segments.isEmpty()) segments.remove(segments.size() - 1);
+                trailingSlash = last;
+            } else {
+                segments.add(segment);
+                trailingSlash = false;
+            }
+        }
+        StringBuilder path = new StringBuilder();
+        for (String s : segments) path.append('/').append(s);
+        if (path.length() == 0) return "/";
+        if (trailingSlash) path.append('/');
+        return path.toString();
+    }
+
+    /** Percent-decodes one segment as UTF-8; a segment that is malformed, not UTF-8, or hides a slash stays as sent. */
+    private static String decode(String segment) {
+        if (segment.indexOf('%') < 0) return segment;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(segment.length());
+        byte[] raw = segment.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < raw.length; i++) {
+            if (raw[i] != '%') {
+                bytes.write(raw[i]);
+                continue;
+            }
+            if (i + 2 >= raw.length) return segment;
+            int value = Character.digit(raw[i + 1], 16) << 4 | Character.digit(raw[i + 2], 16);
+            if (Character.digit(raw[i + 1], 16) < 0 || Character.digit(raw[i + 2], 16) < 0 || value == '/' || value == '\\' || value == 0) {
+                return segment;
+            }
+            bytes.write(value);
+            i += 2;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+        } catch (CharacterCodingException e) {
+            return segment;
+        }
+    }
+}
