@@ -8,17 +8,26 @@ import java.util.Optional;
  * The life of an idempotency key. Every operation is a short autocommit statement: no database transaction or row lock
  * is held while the application runs; the lease is the lock. Every time comparison uses the database's clock.
  *
- * <p>Every method throws {@link StoreUnavailableException} when the database cannot be reached in bounded time.
+ * <p>Every method throws {@link StoreUnavailableException} when the database cannot be reached in bounded time, and
+ * {@link StoreDataException} when a stored key cannot be decoded by this version.
  */
 public interface IdempotencyStore extends AutoCloseable {
 
-    /** Reserves {@code (scope, key)} for a request with the given fingerprint, or says why it cannot run. */
+    /**
+     * Reserves {@code (scope, key)} for a request with the given fingerprint, or says why it cannot run. Scopes and
+     * keys compare byte for byte on every database ({@code "abc "} is not {@code "abc"}). When the answer of a write
+     * was lost, the {@link StoreUnavailableException} carries the token that may now own the key
+     * ({@link StoreUnavailableException#possiblyReserved()}).
+     */
     Reservation reserve(String scope, String key, String fingerprint);
 
     /** Stores the response if {@code token} still owns its key (fencing). Returns whether it did. */
     boolean complete(OwnershipToken token, StoredResponse response);
 
-    /** Gives the key up without a result worth keeping (5xx, exception): the next request may run. */
+    /**
+     * Gives the key up without a result worth keeping (5xx, exception): the next request may run. A token that does
+     * not own its key (never got in, completed, taken over) changes nothing and returns false.
+     */
     boolean release(OwnershipToken token);
 
     /** Extends the leases of the keys these tokens still own, in one statement. Returns how many were extended. */
@@ -27,8 +36,18 @@ public interface IdempotencyStore extends AutoCloseable {
     /** Applies the expired-lease policy to every in-flight key whose lease ran out, in batches; returns how many changed. */
     int sweepExpiredLeases();
 
-    /** Deletes terminal keys (completed, retryable) past their expiry, in batches; returns how many were deleted. */
+    /**
+     * Deletes terminal keys (completed, retryable) past their expiry, and keys whose outcome has been unknown for longer
+     * than the unknown-retention setting (and whose expiry passed too), in batches; returns how many were deleted.
+     */
     int purgeExpired();
+
+    /**
+     * 32 random bytes created on first use and kept in the store: the same for every node sharing the store, stable
+     * across restarts. Callers derive keys from it (for example to MAC what they hand to clients); never log it.
+     * Returns a fresh copy.
+     */
+    byte[] installationSecret();
 
     // Operator queries.
 

@@ -11,6 +11,16 @@ import java.util.regex.Pattern;
  */
 public final class StoreSettings {
 
+    /*
+     * Upper bounds keep every timestamp the store computes (now + ttl, now + lease, now - retention) well inside the
+     * range of every database's DATETIME/TIMESTAMP arithmetic. Without them a ttl of centuries overflowed MariaDB's
+     * DATETIME into a zero date under INSERT IGNORE, and the key counted as expired at once.
+     */
+    public static final Duration MAX_TTL = Duration.ofDays(365);
+    public static final Duration MAX_LEASE = Duration.ofHours(1);
+    public static final Duration MIN_UNKNOWN_RETENTION = Duration.ofHours(1);
+    public static final Duration MAX_UNKNOWN_RETENTION = Duration.ofDays(3650);
+
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,40}(\\.[A-Za-z_][A-Za-z0-9_]{0,40})?");
 
     private final String url;
@@ -23,6 +33,7 @@ public final class StoreSettings {
     private final Duration queryTimeout;
     private final Duration lease;
     private final Duration ttl;
+    private final Duration unknownRetention;
     private final ExpiredLeasePolicy expiredLeasePolicy;
     private final int batchSize;
 
@@ -37,6 +48,7 @@ public final class StoreSettings {
         this.queryTimeout = b.queryTimeout;
         this.lease = b.lease;
         this.ttl = b.ttl;
+        this.unknownRetention = b.unknownRetention;
         this.expiredLeasePolicy = Objects.requireNonNull(b.expiredLeasePolicy, "expiredLeasePolicy");
         this.batchSize = b.batchSize;
         if (!url.startsWith("jdbc:")) fail("url", url, "a JDBC URL (jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql:, jdbc:h2:)");
@@ -44,8 +56,9 @@ public final class StoreSettings {
         if (poolSize < 1 || poolSize > 500) fail("pool-size", String.valueOf(poolSize), "a number from 1 to 500");
         requirePositive("connect-timeout", connectTimeout, Duration.ofMillis(250));
         requirePositive("query-timeout", queryTimeout, Duration.ofSeconds(1));
-        requirePositive("lease", lease, Duration.ofMillis(100));
-        requirePositive("ttl", ttl, Duration.ofMillis(100));
+        requireBetween("lease", lease, Duration.ofMillis(100), MAX_LEASE);
+        requireBetween("ttl", ttl, Duration.ofMillis(100), MAX_TTL);
+        requireBetween("unknown-retention", unknownRetention, MIN_UNKNOWN_RETENTION, MAX_UNKNOWN_RETENTION);
         if (batchSize < 1) fail("batch-size", String.valueOf(batchSize), "a positive number");
     }
 
@@ -57,6 +70,18 @@ public final class StoreSettings {
 
     private static void requirePositive(String name, Duration value, Duration minimum) {
         if (value == null || value.compareTo(minimum) < 0) fail(name, String.valueOf(value), "a duration of at least " + minimum.toMillis() + "ms");
+    }
+
+    private static void requireBetween(String name, Duration value, Duration minimum, Duration maximum) {
+        if (value == null || value.compareTo(minimum) < 0 || value.compareTo(maximum) > 0) {
+            fail(name, String.valueOf(value), "a duration from " + describe(minimum) + " to " + describe(maximum));
+        }
+    }
+
+    private static String describe(Duration d) {
+        if (d.toMillis() % 86_400_000L == 0) return d.toDays() + "d";
+        if (d.toMillis() % 3_600_000L == 0) return d.toHours() + "h";
+        return d.toMillis() + "ms";
     }
 
     private static void fail(String name, String value, String accepted) {
@@ -75,6 +100,8 @@ public final class StoreSettings {
     public Duration queryTimeout() { return queryTimeout; }
     public Duration lease() { return lease; }
     public Duration ttl() { return ttl; }
+    /** How long a key stays {@link KeyStatus#UNKNOWN} before the purge may delete it (never before its ttl ran out). */
+    public Duration unknownRetention() { return unknownRetention; }
     public ExpiredLeasePolicy expiredLeasePolicy() { return expiredLeasePolicy; }
     public int batchSize() { return batchSize; }
 
@@ -87,7 +114,7 @@ public final class StoreSettings {
     public String toString() {
         return "StoreSettings[url=" + redactedUrl() + ", user=" + user + ", password=" + (password == null ? "none" : "***")
                 + ", table=" + table + ", schema=" + schemaMode + ", pool=" + poolSize + ", lease=" + lease + ", ttl=" + ttl
-                + ", expiredLease=" + expiredLeasePolicy + "]";
+                + ", unknownRetention=" + unknownRetention + ", expiredLease=" + expiredLeasePolicy + "]";
     }
 
     public static final class Builder {
@@ -101,6 +128,7 @@ public final class StoreSettings {
         private Duration queryTimeout = Duration.ofSeconds(5);
         private Duration lease = Duration.ofSeconds(30);
         private Duration ttl = Duration.ofHours(24);
+        private Duration unknownRetention = Duration.ofDays(30);
         private ExpiredLeasePolicy expiredLeasePolicy = ExpiredLeasePolicy.RECONCILE;
         private int batchSize = 500;
 
@@ -115,8 +143,15 @@ public final class StoreSettings {
         public Builder connectTimeout(Duration connectTimeout) { this.connectTimeout = connectTimeout; return this; }
         /** How long one statement may wait on the network before {@link StoreUnavailableException}. */
         public Builder queryTimeout(Duration queryTimeout) { this.queryTimeout = queryTimeout; return this; }
+        /** How long a request owns its key without renewal: 100ms to 1h. */
         public Builder lease(Duration lease) { this.lease = lease; return this; }
+        /** How long a key is kept after it was created or last acquired: 100ms to 365d. */
         public Builder ttl(Duration ttl) { this.ttl = ttl; return this; }
+        /**
+         * How long a key whose outcome is unknown is kept, counted from the moment it became unknown, before
+         * {@link IdempotencyStore#purgeExpired()} deletes it (and never before its ttl ran out): 1h to 3650d, default 30d.
+         */
+        public Builder unknownRetention(Duration unknownRetention) { this.unknownRetention = unknownRetention; return this; }
         public Builder expiredLeasePolicy(ExpiredLeasePolicy policy) { this.expiredLeasePolicy = policy; return this; }
         /** Rows per statement in the sweeper and the purge. */
         public Builder batchSize(int batchSize) { this.batchSize = batchSize; return this; }

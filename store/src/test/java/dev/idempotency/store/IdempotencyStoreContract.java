@@ -68,6 +68,7 @@ abstract class IdempotencyStoreContract {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + table);
             s.execute("DROP TABLE IF EXISTS " + table + "_schema");
+            s.execute("DROP TABLE IF EXISTS " + table + "_secret");
         }
     }
 
@@ -449,6 +450,28 @@ abstract class IdempotencyStoreContract {
     /** The database's current time as SQL, matching how the store writes timestamps. */
     protected String databaseNow() { return "CURRENT_TIMESTAMP"; }
 
+    /** The database's current time plus (or minus) whole seconds, as SQL. */
+    protected String databaseNowPlusSeconds(long seconds) { return "DATEADD(SECOND, " + seconds + ", CURRENT_TIMESTAMP)"; }
+
+    /** Runs one statement on the test's own connection; string parameters bind as the store binds them. */
+    protected int execute(String statement, Object... params) {
+        try (Connection c = connect(); java.sql.PreparedStatement ps = c.prepareStatement(statement)) {
+            for (int i = 0; i < params.length; i++) {
+                if (params[i] instanceof byte[]) ps.setBytes(i + 1, (byte[]) params[i]);
+                else ps.setObject(i + 1, params[i]);
+            }
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Moves a key's timestamp column to now plus {@code seconds} on the database clock: time passing, honestly. */
+    private void setTimestamp(String scope, String key, String column, long seconds) {
+        assertEquals(1, execute("UPDATE " + table + " SET " + column + " = " + databaseNowPlusSeconds(seconds)
+                + " WHERE scope = ? AND idem_key = ?", scope, key));
+    }
+
     // ---- schema
 
     @Test
@@ -526,5 +549,341 @@ abstract class IdempotencyStoreContract {
         assertThrows(IllegalArgumentException.class, () -> store.reserve(new String(big), "k", "fp"));
         assertThrows(IllegalArgumentException.class, () -> store.reserve("t", "", "fp"));
         assertEquals(Outcome.ACQUIRED, store.reserve("t", new String(big, 0, 255), "fp").outcome());
+    }
+    // ---- byte-for-byte identity
+
+    @Test
+    void trailingAndLeadingSpacesMakeDifferentKeysAndScopes() {
+        JdbcIdempotencyStore store = store();
+        store.complete(store.reserve("tenant", "abc", "fp").token(), response(200, "plain"));
+        for (String[] other : new String[][] {{"tenant", "abc "}, {"tenant", " abc"}, {"tenant", "abc  "}, {"tenant ", "abc"}, {" tenant", "abc"}}) {
+            Reservation r = store.reserve(other[0], other[1], "fp");
+            assertEquals(Outcome.ACQUIRED, r.outcome(), "[" + other[0] + "]/[" + other[1] + "] must be a key of its own");
+            store.complete(r.token(), response(200, "[" + other[0] + "]/[" + other[1] + "]"));
+        }
+        assertEquals("plain", new String(store.reserve("tenant", "abc", "fp").response().body()));
+        assertEquals("[tenant]/[abc ]", new String(store.reserve("tenant", "abc ", "fp").response().body()));
+        assertEquals("[tenant ]/[abc]", new String(store.reserve("tenant ", "abc", "fp").response().body()));
+        KeyRecord spaced = store.find("tenant ", "abc ").orElse(null);
+        assertEquals(null, spaced, "no such key: 'tenant '/'abc ' was never reserved");
+        assertEquals("abc ", store.find("tenant", "abc ").get().key());
+        assertEquals("tenant ", store.find("tenant ", "abc").get().scope());
+        assertEquals(6, store.list(KeyStatus.COMPLETED, 100).size());
+    }
+
+    @Test
+    void fingerprintsAndTokensCompareByteForByteToo() {
+        JdbcIdempotencyStore store = store();
+        Reservation r = store.reserve("t", "k", "fp");
+        assertEquals(Outcome.MISMATCH, store.reserve("t", "k", "fp ").outcome());
+        OwnershipToken padded = new OwnershipToken("t", "k", r.token().token() + " ");
+        assertFalse(store.complete(padded, response(200, "forged")), "a token with a trailing space is another token");
+        assertFalse(store.release(padded));
+        assertTrue(store.complete(r.token(), response(200, "real")));
+    }
+
+    @Test
+    void nonAsciiScopesAndKeysRoundTripAndStayDistinct() {
+        JdbcIdempotencyStore store = store();
+        String scope = "t\u00ebnant \u20ac\uD83D\uDE00";
+        String composed = "caf\u00e9";
+        String decomposed = "cafe\u0301";
+        assertEquals(Outcome.ACQUIRED, store.reserve(scope, composed, "fp").outcome());
+        assertEquals(Outcome.ACQUIRED, store.reserve(scope, decomposed, "fp").outcome(), "no Unicode normalisation: other bytes, other key");
+        assertEquals(Outcome.IN_FLIGHT, store.reserve(scope, composed, "fp").outcome());
+        KeyRecord record = store.find(scope, decomposed).get();
+        assertEquals(scope, record.scope());
+        assertEquals(decomposed, record.key());
+    }
+
+    // ---- expiry of keys acquired again
+
+    @Test
+    void aReleasedKeyAcquiredAgainLivesAFullTtlFromThen() {
+        JdbcIdempotencyStore store = open(settings().ttl(Duration.ofHours(1)));
+        Reservation first = store.reserve("t", "k", "fp");
+        setTimestamp("t", "k", "expires_at", 60); // the key is near the end of its life
+        assertTrue(store.release(first.token()));
+        assertEquals(Outcome.REACQUIRED, store.reserve("t", "k", "fp").outcome());
+        assertLivesAFullHourFromItsLastChange(store.find("t", "k").get());
+    }
+
+    @Test
+    void aKeyTakenOverAfterItsLeaseExpiredUnderRetryLivesAFullTtlFromThen() {
+        JdbcIdempotencyStore store = open(settings().ttl(Duration.ofHours(1)).lease(SHORT).expiredLeasePolicy(ExpiredLeasePolicy.RETRY));
+        store.reserve("t", "k", "fp");
+        setTimestamp("t", "k", "expires_at", 60);
+        Reservation takeover = Await.until("a takeover", AWAIT, () -> store.reserve("t", "k", "fp"), r -> r.outcome() != Outcome.IN_FLIGHT);
+        assertEquals(Outcome.REACQUIRED, takeover.outcome());
+        assertLivesAFullHourFromItsLastChange(store.find("t", "k").get());
+    }
+
+    @Test
+    void aKeyResolvedForRetryAndAcquiredAgainLivesAFullTtlFromThen() {
+        JdbcIdempotencyStore store = open(settings().ttl(Duration.ofHours(1)).lease(SHORT));
+        store.reserve("t", "k", "fp");
+        Await.until("the key to become unknown", AWAIT, () -> store.reserve("t", "k", "fp").outcome(), o -> o == Outcome.OUTCOME_UNKNOWN);
+        setTimestamp("t", "k", "expires_at", 60);
+        assertTrue(store.resolveForRetry("t", "k"));
+        assertEquals(Outcome.REACQUIRED, store.reserve("t", "k", "fp").outcome());
+        assertLivesAFullHourFromItsLastChange(store.find("t", "k").get());
+    }
+
+    @Test
+    void aKeyResolvedAsCompletedIsReplayedForAFullTtlFromTheDecision() {
+        JdbcIdempotencyStore store = open(settings().ttl(Duration.ofHours(1)).lease(SHORT));
+        store.reserve("t", "k", "fp");
+        Await.until("the key to become unknown", AWAIT, () -> store.reserve("t", "k", "fp").outcome(), o -> o == Outcome.OUTCOME_UNKNOWN);
+        setTimestamp("t", "k", "expires_at", 60);
+        assertTrue(store.resolveAsCompleted("t", "k", response(200, "decided")));
+        assertLivesAFullHourFromItsLastChange(store.find("t", "k").get());
+    }
+
+    private static void assertLivesAFullHourFromItsLastChange(KeyRecord record) {
+        Duration left = Duration.between(record.updatedAt(), record.expiresAt());
+        assertTrue(left.compareTo(Duration.ofMinutes(59)) > 0 && left.compareTo(Duration.ofMinutes(61)) < 0,
+                "expires " + left + " after its last change: " + record);
+    }
+
+    // ---- bounds
+
+    @Test
+    void theLongestTtlAndLeaseStayInRangeOfTheDatabasesTimestamps() {
+        JdbcIdempotencyStore store = open(settings().ttl(StoreSettings.MAX_TTL).lease(StoreSettings.MAX_LEASE)
+                .unknownRetention(StoreSettings.MAX_UNKNOWN_RETENTION));
+        Reservation r = store.reserve("t", "k", "fp");
+        Reservation second = store.reserve("t", "k", "fp");
+        assertEquals(Outcome.IN_FLIGHT, second.outcome());
+        assertTrue(second.leaseRemainingMillis() > 3_590_000 && second.leaseRemainingMillis() <= 3_600_000, "lease left " + second.leaseRemainingMillis());
+        assertTrue(store.complete(r.token(), response(200, "kept for a year")));
+        assertEquals(Outcome.REPLAY, store.reserve("t", "k", "fp").outcome(), "a year-long ttl must not read as expired");
+        KeyRecord record = store.find("t", "k").get();
+        assertTrue(Duration.between(record.createdAt(), record.expiresAt()).toDays() >= 364, record.toString());
+        assertEquals(0, store.purgeExpired());
+        assertTrue(store.find("t", "k").isPresent());
+    }
+
+    // ---- unknown keys are not kept forever
+
+    @Test
+    void thePurgeDeletesKeysUnknownForLongerThanTheRetentionOnceTheirTtlRanOut() {
+        JdbcIdempotencyStore store = open(settings().lease(SHORT).ttl(Duration.ofHours(1)).unknownRetention(Duration.ofHours(2)));
+        for (String key : new String[] {"old", "recent", "old-but-young-key"}) store.reserve("t", key, "fp");
+        Await.until("three keys unknown", AWAIT, () -> {
+            store.sweepExpiredLeases();
+            return store.list(KeyStatus.UNKNOWN, 10).size();
+        }, n -> n == 3);
+        // "old" became unknown three hours ago and its ttl ran out; "recent" one hour ago; the third three hours ago,
+        // but its ttl has not run out.
+        for (String key : new String[] {"old", "recent", "old-but-young-key"}) setTimestamp("t", key, "expires_at", -60);
+        setTimestamp("t", "old", "updated_at", -3 * 3600);
+        setTimestamp("t", "recent", "updated_at", -3600);
+        setTimestamp("t", "old-but-young-key", "updated_at", -3 * 3600);
+        setTimestamp("t", "old-but-young-key", "expires_at", 60);
+
+        assertEquals(1, store.purgeExpired());
+        assertFalse(store.find("t", "old").isPresent());
+        assertTrue(store.find("t", "recent").isPresent());
+        assertTrue(store.find("t", "old-but-young-key").isPresent());
+        assertEquals(0, store.purgeExpired());
+    }
+
+    // ---- the heartbeat has connections of its own
+
+    @Test
+    void renewalsAndHousekeepingAreNotStarvedWhenRequestsHoldEveryConnection() throws Exception {
+        JdbcIdempotencyStore store = open(settings().poolSize(1).connectTimeout(Duration.ofMillis(250)));
+        Reservation live = store.reserve("t", "live", "fp");
+        byte[] lockersSecret = new byte[32];
+        Arrays.fill(lockersSecret, (byte) 7);
+        ExecutorService worker = Executors.newSingleThreadExecutor();
+        try (Connection locker = connect()) {
+            // Another node's uncommitted first write of the secret: the store's insert-if-absent waits on it, holding
+            // the main pool's only connection. (The key table stays free of locks, so only the pools are tested.)
+            locker.setAutoCommit(false);
+            try (java.sql.PreparedStatement ps = locker.prepareStatement("INSERT INTO " + table + "_secret (id, secret) VALUES (1, ?)")) {
+                ps.setBytes(1, lockersSecret);
+                ps.executeUpdate();
+            }
+            Future<byte[]> stuck = worker.submit(store::installationSecret);
+            java.util.concurrent.atomic.AtomicInteger probe = new java.util.concurrent.atomic.AtomicInteger();
+            Await.until("the main pool to be exhausted", AWAIT, () -> {
+                try {
+                    store.reserve("t", "probe-" + probe.incrementAndGet(), "fp");
+                    return false;
+                } catch (StoreUnavailableException e) {
+                    return true;
+                }
+            }, exhausted -> exhausted);
+
+            long start = System.nanoTime();
+            assertEquals(1, store.renew(Collections.singletonList(live.token())));
+            long tookMillis = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(0, store.sweepExpiredLeases());
+            assertEquals(0, store.purgeExpired());
+            assertTrue(tookMillis < 200, "the renewal took " + tookMillis + " ms; the main pool gives up after 250");
+            assertFalse(stuck.isDone(), "the blocked call must still hold the main pool's connection");
+            locker.commit();
+            assertArrayEquals(lockersSecret, stuck.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS), "the first secret in wins");
+        } finally {
+            worker.shutdownNow();
+        }
+    }
+
+    // ---- a reservation whose answer was lost
+
+    @Test
+    void releasingATokenThatNeverGotInIsAHarmlessNoOp() {
+        JdbcIdempotencyStore store = store();
+        assertFalse(store.release(new OwnershipToken("t", "never", "00000000-0000-0000-0000-000000000000")));
+        assertFalse(store.find("t", "never").isPresent());
+        Reservation owner = store.reserve("t", "k", "fp");
+        assertFalse(store.release(new OwnershipToken("t", "k", "00000000-0000-0000-0000-000000000000")));
+        assertEquals(Outcome.IN_FLIGHT, store.reserve("t", "k", "fp").outcome(), "the real owner keeps its key");
+        assertTrue(store.complete(owner.token(), response(200, "x")));
+    }
+
+    // ---- rows this version cannot read
+
+    private void insertRaw(String key, String status, Integer responseStatus, String headers) {
+        execute("INSERT INTO " + table + " (scope, idem_key, fingerprint, status, owner_token, lease_expires_at, response_status, "
+                + "response_headers, response_body, attempts, created_at, updated_at, expires_at) VALUES (?, ?, 'fp', ?, NULL, NULL, ?, ?, ?, 1, "
+                + databaseNow() + ", " + databaseNow() + ", " + databaseNowPlusSeconds(3600) + ")",
+                "t", key, status, responseStatus, headers, "body".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aStatusFromANewerVersionIsAStoreDataExceptionNamingTheKey() {
+        JdbcIdempotencyStore store = store();
+        store.checkSchema();
+        insertRaw("from-the-future", "ARCHIVED", 200, "[]");
+        for (org.junit.jupiter.api.function.Executable call : Arrays.<org.junit.jupiter.api.function.Executable>asList(
+                () -> store.reserve("t", "from-the-future", "fp"), () -> store.find("t", "from-the-future"))) {
+            StoreDataException e = assertThrows(StoreDataException.class, call);
+            assertTrue(e.getMessage().contains("from-the-future") && e.getMessage().contains("'t'") && e.getMessage().contains("ARCHIVED"),
+                    e.getMessage());
+        }
+        assertEquals(Outcome.ACQUIRED, store.reserve("t", "another", "fp").outcome(), "other keys are unaffected");
+    }
+
+    @Test
+    void corruptStoredResponsesAreAStoreDataExceptionNamingTheKey() {
+        JdbcIdempotencyStore store = store();
+        store.checkSchema();
+        insertRaw("bad-headers", "COMPLETED", 200, "not json");
+        insertRaw("bad-pairs", "COMPLETED", 200, "[[\"a\"]]");
+        insertRaw("bad-status", "COMPLETED", 42, "[]");
+        for (String key : new String[] {"bad-headers", "bad-pairs", "bad-status"}) {
+            StoreDataException reserve = assertThrows(StoreDataException.class, () -> store.reserve("t", key, "fp"));
+            assertTrue(reserve.getMessage().contains(key), reserve.getMessage());
+            StoreDataException find = assertThrows(StoreDataException.class, () -> store.find("t", key));
+            assertTrue(find.getMessage().contains(key), find.getMessage());
+        }
+        assertTrue(store.delete("t", "bad-headers"), "an operator can still delete such a key");
+    }
+
+    // ---- installation secret
+
+    @Test
+    void theInstallationSecretIs32RandomBytesKeptInTheStore() {
+        JdbcIdempotencyStore first = store();
+        byte[] secret = first.installationSecret();
+        assertEquals(32, secret.length);
+        assertFalse(Arrays.equals(new byte[32], secret));
+        secret[0] ^= 1;
+        assertFalse(Arrays.equals(secret, first.installationSecret()), "callers get a copy");
+        secret[0] ^= 1;
+        assertArrayEquals(secret, first.installationSecret());
+        first.close();
+        assertArrayEquals(secret, store().installationSecret(), "a restarted node reads the same secret");
+        assertArrayEquals(secret, open(settings().schemaMode(SchemaMode.VALIDATE)).installationSecret());
+    }
+
+    @Test
+    void storesRacingOnFirstUseAllGetTheSameSecret() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            if (round > 0) execute("DELETE FROM " + table + "_secret");
+            int nodes = 4;
+            List<JdbcIdempotencyStore> stores = new ArrayList<>();
+            for (int i = 0; i < nodes; i++) {
+                JdbcIdempotencyStore node = store();
+                node.checkSchema();
+                stores.add(node);
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(nodes);
+            try {
+                CyclicBarrier start = new CyclicBarrier(nodes);
+                List<Future<byte[]>> secrets = new ArrayList<>();
+                for (JdbcIdempotencyStore node : stores) {
+                    secrets.add(pool.submit(() -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        return node.installationSecret();
+                    }));
+                }
+                byte[] agreed = secrets.get(0).get(30, TimeUnit.SECONDS);
+                for (Future<byte[]> f : secrets) assertArrayEquals(agreed, f.get(30, TimeUnit.SECONDS), "round " + round);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    // ---- schema version 2
+
+    /** The shipped DDL of schema version 1, as the previous release created it. */
+    private void createVersionOneTable() throws SQLException {
+        String dialect = store().dialectName();
+        String script;
+        try (java.io.InputStream in = getClass().getClassLoader().getResourceAsStream("schema-v1/" + dialect + ".sql")) {
+            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+        script = script.replace("${table}", table).replace("${name}", table);
+        StringBuilder withoutComments = new StringBuilder();
+        for (String line : script.split("\n")) if (!line.trim().startsWith("--")) withoutComments.append(line).append('\n');
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            for (String statement : withoutComments.toString().split(";\n")) if (!statement.trim().isEmpty()) s.execute(statement);
+        }
+    }
+
+    @Test
+    void aVersionOneTableIsRefusedByValidateWithWhatToRun() throws SQLException {
+        createVersionOneTable();
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class,
+                () -> open(settings().schemaMode(SchemaMode.VALIDATE)).checkSchema());
+        assertTrue(e.getMessage().contains("schema version 1") && e.getMessage().contains("needs version 2"), e.getMessage());
+        assertTrue(e.getMessage().contains(table + "_secret"), e.getMessage());
+        assertTrue(e.getMessage().contains("dev/idempotency/store/schema/" + store().dialectName() + ".sql"), e.getMessage());
+        assertTrue(e.getMessage().contains("schema mode create"), e.getMessage());
+    }
+
+    @Test
+    void aVersionOneTableIsUpgradedInPlaceByCreateAndKeepsItsKeys() throws SQLException {
+        createVersionOneTable();
+        insertRaw("abc", "COMPLETED", 201, "[[\"Content-Type\",\"text/plain\"]]");
+
+        JdbcIdempotencyStore store = store();
+        store.checkSchema();
+        Reservation replay = store.reserve("t", "abc", "fp");
+        assertEquals(Outcome.REPLAY, replay.outcome(), "the key written under version 1 is still found");
+        assertEquals("body", new String(replay.response().body()));
+        assertEquals(Outcome.ACQUIRED, store.reserve("t", "abc ", "fp").outcome(), "after the upgrade, 'abc ' is not 'abc'");
+        assertEquals(32, store.installationSecret().length);
+        try (Connection c = connect(); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT MAX(version) FROM " + table + "_schema")) {
+            rs.next();
+            assertEquals(2, rs.getInt(1));
+        }
+        open(settings().schemaMode(SchemaMode.VALIDATE)).checkSchema();
+    }
+
+    @Test
+    void validateModeRefusesAVersionTwoTableWithoutItsSecretTable() throws SQLException {
+        store().checkSchema();
+        execute("DROP TABLE " + table + "_secret");
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class,
+                () -> open(settings().schemaMode(SchemaMode.VALIDATE)).checkSchema());
+        assertTrue(e.getMessage().contains(table + "_secret") && e.getMessage().contains(".sql"), e.getMessage());
     }
 }

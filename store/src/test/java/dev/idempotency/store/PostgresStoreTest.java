@@ -14,4 +14,5 @@ class PostgresStoreTest extends IdempotencyStoreContract {
     @Override protected String url() { return db.url; }
     @Override protected String user() { return db.user; }
     @Override protected String password() { return db.password; }
+    @Override protected String databaseNowPlusSeconds(long seconds) { return "(CURRENT_TIMESTAMP + (" + seconds + ") * INTERVAL '1 second')"; }
 }

@@ -11,6 +11,9 @@ import java.time.Duration;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,6 +54,70 @@ abstract class StoreOutageContract {
                  java.sql.Statement s = c.createStatement()) {
                 s.execute("DROP TABLE " + store.settings().table());
                 s.execute("DROP TABLE " + store.settings().table() + "_schema");
+                s.execute("DROP TABLE IF EXISTS " + store.settings().table() + "_secret");
+            }
+        }
+    }
+    private static StoreSettings.Builder through(TcpProxy proxy, TestDatabase db) {
+        return StoreSettings.builder().url(db.viaPort("127.0.0.1", proxy.port())).user(db.user).password(db.password)
+                .table("idem_outage_" + UUID.randomUUID().toString().substring(0, 8))
+                .connectTimeout(Duration.ofSeconds(1)).queryTimeout(Duration.ofSeconds(1));
+    }
+
+    private static void dropTables(TestDatabase db, String table) throws java.sql.SQLException {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.url, db.user, db.password);
+             java.sql.Statement s = c.createStatement()) {
+            for (String suffix : new String[] {"", "_schema", "_secret"}) s.execute("DROP TABLE IF EXISTS " + table + suffix);
+        }
+    }
+
+    @Test
+    void aReservationWhoseAnswerWasLostCarriesItsTokenAndReleasingItMakesTheKeyRetryable() throws Exception {
+        TestDatabase db = database();
+        try (TcpProxy proxy = new TcpProxy(db.hostAndPort());
+             JdbcIdempotencyStore store = JdbcIdempotencyStore.open(through(proxy, db).build())) {
+            try {
+                store.checkSchema();
+                String key = "lost-answer-" + UUID.randomUUID();
+                // The insert reaches the database and commits; its answer never comes back.
+                proxy.loseRepliesAfter(key);
+                StoreUnavailableException lost = assertThrows(StoreUnavailableException.class, () -> store.reserve("t", key, "fp"));
+                OwnershipToken token = lost.possiblyReserved();
+                assertNotNull(token, "the write was sent: its token must be handed back");
+                assertEquals("t", token.scope());
+                assertEquals(key, token.key());
+
+                proxy.cut();
+                proxy.restore();
+                Reservation meanwhile = Await.until("the store to recover", Duration.ofSeconds(20), () -> {
+                    try {
+                        return store.reserve("t", key, "fp");
+                    } catch (StoreUnavailableException e) {
+                        return null;
+                    }
+                }, r -> r != null);
+                assertEquals(Outcome.IN_FLIGHT, meanwhile.outcome(), "the lost reservation did get in and holds the key");
+
+                assertTrue(store.release(token), "the carried token owns the key");
+                Reservation retry = store.reserve("t", key, "fp");
+                assertEquals(Outcome.REACQUIRED, retry.outcome());
+                assertFalse(store.release(token), "released once; now a harmless no-op");
+                assertTrue(store.complete(retry.token(), new StoredResponse(200, java.util.Collections.emptyList(), new byte[0])));
+            } finally {
+                proxy.restore();
+                dropTables(db, store.settings().table());
+            }
+        }
+    }
+
+    @Test
+    void aReservationThatNeverReachedTheDatabaseCarriesNoToken() throws Exception {
+        TestDatabase db = database();
+        try (TcpProxy proxy = new TcpProxy(db.hostAndPort())) {
+            proxy.cut();
+            try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(through(proxy, db).build())) {
+                StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> store.reserve("t", "k", "fp"));
+                assertNull(e.possiblyReserved(), "no connection, nothing sent: " + e.getMessage());
             }
         }
     }

@@ -70,4 +70,26 @@ class StoreSettingsTest {
         }
         assertTrue(statements.get(0).startsWith("CREATE TABLE IF NOT EXISTS app.payments_keys ("), statements.get(0));
     }
+    @Test
+    void durationsAreBoundedToWhatEveryDatabasesTimestampArithmeticHolds() {
+        StoreSettings defaults = StoreSettings.builder().build();
+        assertEquals(Duration.ofDays(30), defaults.unknownRetention());
+        StoreSettings longest = StoreSettings.builder().ttl(Duration.ofDays(365)).lease(Duration.ofHours(1))
+                .unknownRetention(Duration.ofDays(3650)).build();
+        assertEquals(Duration.ofDays(365), longest.ttl());
+        assertEquals(Duration.ofHours(1), StoreSettings.builder().unknownRetention(Duration.ofHours(1)).build().unknownRetention());
+
+        assertRefused("ttl", "365d", () -> StoreSettings.builder().ttl(Duration.ofDays(365).plusMillis(1)).build());
+        assertRefused("ttl", "365d", () -> StoreSettings.builder().ttl(Duration.ofDays(365_000_000)).build());
+        assertRefused("lease", "1h", () -> StoreSettings.builder().lease(Duration.ofMinutes(61)).build());
+        assertRefused("unknown-retention", "3650d", () -> StoreSettings.builder().unknownRetention(Duration.ofDays(3651)).build());
+        assertRefused("unknown-retention", "1h", () -> StoreSettings.builder().unknownRetention(Duration.ofMinutes(59)).build());
+        assertRefused("unknown-retention", "1h", () -> StoreSettings.builder().unknownRetention(null).build());
+        assertTrue(longest.toString().contains("unknownRetention=PT87600H"), longest.toString());
+    }
+
+    private static void assertRefused(String setting, String bound, org.junit.jupiter.api.function.Executable build) {
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, build);
+        assertTrue(e.getMessage().contains("'" + setting + "'") && e.getMessage().contains(bound), e.getMessage());
+    }
 }

@@ -14,29 +14,48 @@ final class ConnectionPool {
     private ConnectionPool() {
     }
 
+    /** The pool requests use: reserve, complete, release, operator queries. */
     static HikariDataSource open(StoreSettings settings, Dialect dialect) {
+        return open(settings, dialect, "idempotency-store", settings.poolSize(), Math.min(2, settings.poolSize()));
+    }
+
+    /**
+     * A pool of its own for the lease heartbeat and housekeeping: when requests hold every connection of the main pool,
+     * the renewals that keep their own keys alive must not queue behind them, or slow requests would lose their leases
+     * precisely when the store is busiest.
+     */
+    static HikariDataSource openBackground(StoreSettings settings, Dialect dialect, int size) {
+        return open(settings, dialect, "idempotency-store-background", size, 1);
+    }
+
+    private static HikariDataSource open(StoreSettings settings, Dialect dialect, String name, int size, int minimumIdle) {
         HikariConfig config = new HikariConfig();
-        config.setPoolName("idempotency-store");
+        config.setPoolName(name);
         config.setDataSource(new DriverDataSource(dialect.driverClassName(), settings.url(), settings.user(), settings.password(),
                 dialect.driverProperties(settings)));
-        config.setMaximumPoolSize(settings.poolSize());
-        config.setMinimumIdle(Math.min(2, settings.poolSize()));
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(minimumIdle);
         config.setConnectionTimeout(settings.connectTimeout().toMillis());
         config.setValidationTimeout(Math.max(250, Math.min(settings.connectTimeout().toMillis(), 1000)));
         // Start even while the database is down; connections are made on demand and the pool heals by itself.
         config.setInitializationFailTimeout(-1);
         config.setAutoCommit(true);
-        config.setThreadFactory(new PoolThreadFactory());
+        config.setThreadFactory(new PoolThreadFactory(name));
         return new HikariDataSource(config);
     }
 
     /** Daemon threads that never hold on to the class loader of whichever application thread started the pool. */
     private static final class PoolThreadFactory implements ThreadFactory {
         private final AtomicInteger count = new AtomicInteger();
+        private final String name;
+
+        PoolThreadFactory(String name) {
+            this.name = name;
+        }
 
         @Override
         public Thread newThread(Runnable task) {
-            Thread thread = new Thread(task, "idempotency-store-pool-" + count.incrementAndGet());
+            Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
             thread.setDaemon(true);
             thread.setContextClassLoader(ConnectionPool.class.getClassLoader());
             return thread;

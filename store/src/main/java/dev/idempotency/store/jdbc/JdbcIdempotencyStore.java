@@ -7,6 +7,7 @@ import dev.idempotency.store.KeyRecord;
 import dev.idempotency.store.KeyStatus;
 import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.Reservation;
+import dev.idempotency.store.StoreDataException;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
@@ -17,14 +18,21 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
-/** {@link IdempotencyStore} on PostgreSQL, MariaDB/MySQL or H2, through a HikariCP pool in autocommit. */
+/**
+ * {@link IdempotencyStore} on PostgreSQL, MariaDB/MySQL or H2, through HikariCP pools in autocommit: the main pool for
+ * requests, and a small background pool for lease renewals and housekeeping, so that requests holding every main
+ * connection can never starve the heartbeat that keeps their keys alive.
+ */
 public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     /** Longest scope, key or fingerprint the schema holds. */
@@ -32,18 +40,26 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private static final int MAX_FINGERPRINT_LENGTH = 128;
     private static final int MAX_RESERVE_ROUNDS = 5;
     private static final int RENEW_CHUNK = 200;
+    private static final int SECRET_BYTES = 32;
+    /** One connection for housekeeping, one always left for the heartbeat's renewals. */
+    private static final int BACKGROUND_POOL_SIZE = 2;
 
     private final StoreSettings settings;
     private final Dialect dialect;
     private final Sql sql;
     private final HikariDataSource pool;
+    private final HikariDataSource background;
+    /** Housekeeping takes at most one background connection at a time: the other stays free for renewals. */
+    private final Semaphore housekeeping = new Semaphore(1);
     private volatile boolean schemaReady;
+    private volatile byte[] installationSecret;
 
     private JdbcIdempotencyStore(StoreSettings settings) {
         this.settings = settings;
         this.dialect = Dialect.forUrl(settings.url());
-        this.sql = new Sql(dialect, settings.table(), settings.batchSize());
+        this.sql = new Sql(dialect, settings.table(), settings.batchSize(), settings.unknownRetention().toMillis());
         this.pool = ConnectionPool.open(settings, dialect);
+        this.background = ConnectionPool.openBackground(settings, dialect, BACKGROUND_POOL_SIZE);
     }
 
     /** Opens the store without touching the database: connections and the schema come on first use. */
@@ -64,15 +80,19 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public Reservation reserve(String scope, String key, String fingerprint) {
         requireIdentity(scope, key);
         requireLength("fingerprint", fingerprint, MAX_FINGERPRINT_LENGTH);
-        return withConnection("reserve", c -> {
+        // The token of a write whose answer is outstanding: if the answer is lost, the key may be ours, and the caller
+        // needs the token to give it back.
+        Sent sent = new Sent();
+        return withConnection(pool, "reserve", sent, c -> {
             for (int round = 0; round < MAX_RESERVE_ROUNDS; round++) {
+                // Generated before the write, so that it is known even if the write's answer never arrives.
                 String token = UUID.randomUUID().toString();
                 OwnershipToken owned = new OwnershipToken(scope, key, token);
-                if (insert(c, scope, key, fingerprint, token)) return Reservation.acquired(owned);
+                if (insert(c, sent, owned, fingerprint)) return Reservation.acquired(owned);
                 KeyState state = readState(c, scope, key);
                 if (state == null) continue; // deleted between our insert and our read: try the insert again
                 if (state.expired && (state.status == KeyStatus.COMPLETED || state.status == KeyStatus.RETRYABLE)) {
-                    if (update(c, sql.takeOverExpiredKey, fingerprint, token, leaseMillis(), ttlMillis(), scope, key) == 1) {
+                    if (write(c, sent, owned, sql.takeOverExpiredKey, fingerprint, token, leaseMillis(), ttlMillis(), scope, key)) {
                         return Reservation.acquired(owned);
                     }
                     continue;
@@ -84,14 +104,15 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     case UNKNOWN:
                         return Reservation.outcomeUnknown();
                     case RETRYABLE:
-                        if (update(c, sql.takeOverRetryable, token, leaseMillis(), scope, key, fingerprint) == 1) {
+                        if (write(c, sent, owned, sql.takeOverRetryable, token, leaseMillis(), ttlMillis(), scope, key, fingerprint)) {
                             return Reservation.reacquired(owned);
                         }
                         continue;
                     case IN_FLIGHT:
                         if (state.leaseLeftMillis > 0) return Reservation.inFlight(state.leaseLeftMillis);
                         if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY) {
-                            if (update(c, sql.takeOverExpiredLease, token, leaseMillis(), scope, key, fingerprint, state.ownerToken) == 1) {
+                            if (write(c, sent, owned, sql.takeOverExpiredLease, token, leaseMillis(), ttlMillis(), scope, key,
+                                    fingerprint, state.ownerToken)) {
                                 return Reservation.reacquired(owned);
                             }
                         } else if (update(c, sql.markUnknown, scope, key, state.ownerToken) == 1) {
@@ -99,7 +120,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         }
                         continue; // the owner renewed or someone else moved first: look again
                     default:
-                        throw new IllegalStateException("unhandled status " + state.status);
+                        throw new StoreDataException(describe(scope, key) + " has status " + state.status
+                                + ", which this version cannot act on", null);
                 }
             }
             // The key changed under us every round: others are actively working on it.
@@ -125,7 +147,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public int renew(Collection<OwnershipToken> tokens) {
         if (tokens.isEmpty()) return 0;
         List<OwnershipToken> all = new ArrayList<>(tokens);
-        return withConnection("renew", c -> {
+        return withConnection(background, "renew", null, c -> {
             int renewed = 0;
             for (int from = 0; from < all.size(); from += RENEW_CHUNK) {
                 List<OwnershipToken> chunk = all.subList(from, Math.min(all.size(), from + RENEW_CHUNK));
@@ -146,12 +168,42 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public int sweepExpiredLeases() {
         String statement = settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY ? sql.sweepToRetryable : sql.sweepToUnknown;
-        return withConnection("sweep expired leases", c -> inBatches(c, statement));
+        return housekeeping("sweep expired leases", c -> inBatches(c, statement));
     }
 
     @Override
     public int purgeExpired() {
-        return withConnection("purge expired keys", c -> inBatches(c, sql.purge));
+        return housekeeping("purge expired keys", c -> inBatches(c, sql.purge) + inBatches(c, sql.purgeUnknown));
+    }
+
+    @Override
+    public byte[] installationSecret() {
+        byte[] known = installationSecret;
+        if (known == null) {
+            known = withConnection("read the installation secret", this::readOrCreateSecret);
+            installationSecret = known;
+        }
+        return known.clone();
+    }
+
+    /** Insert-if-absent, then read: nodes racing on first use all read the one secret that got in. */
+    private byte[] readOrCreateSecret(Connection c) throws SQLException {
+        byte[] candidate = new byte[SECRET_BYTES];
+        new SecureRandom().nextBytes(candidate);
+        try {
+            update(c, sql.insertSecret, candidate);
+        } catch (SQLException e) {
+            if (!dialect.isDuplicateKey(e)) throw e;
+        }
+        try (PreparedStatement ps = prepare(c, sql.selectSecret); ResultSet rs = ps.executeQuery()) {
+            byte[] secret = rs.next() ? rs.getBytes(1) : null;
+            if (secret == null || secret.length != SECRET_BYTES) {
+                throw new StoreDataException("the installation secret in table '" + settings.table() + "_secret' is "
+                        + (secret == null ? "missing" : secret.length + " bytes long") + ", expected " + SECRET_BYTES
+                        + " bytes; delete its row and every node will agree on a new one", null);
+            }
+            return secret;
+        }
     }
 
     @Override
@@ -181,7 +233,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         requireIdentity(scope, key);
         Objects.requireNonNull(response, "response");
         return withConnection("resolve as completed", c -> update(c, sql.resolveAsCompleted, response.status(),
-                HeaderCodec.encode(response.headers()), response.body(), scope, key) == 1);
+                HeaderCodec.encode(response.headers()), response.body(), ttlMillis(), scope, key) == 1);
     }
 
     @Override
@@ -192,18 +244,36 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     @Override
     public void close() {
-        pool.close();
+        try {
+            pool.close();
+        } finally {
+            background.close();
+        }
     }
 
     // ---- statements
 
-    private boolean insert(Connection c, String scope, String key, String fingerprint, String token) throws SQLException {
+    private boolean insert(Connection c, Sent sent, OwnershipToken owned, String fingerprint) throws SQLException {
         try {
-            return update(c, sql.insert, scope, key, fingerprint, token, leaseMillis(), ttlMillis()) == 1;
+            return write(c, sent, owned, sql.insert, owned.scope(), owned.key(), fingerprint, owned.token(), leaseMillis(), ttlMillis());
         } catch (SQLException e) {
-            if (dialect.isDuplicateKey(e)) return false;
+            if (dialect.isDuplicateKey(e)) {
+                sent.token = null; // the database answered: the row was not ours
+                return false;
+            }
             throw e;
         }
+    }
+
+    /**
+     * A write that would give {@code owned} the key: the token counts as possibly reserved from the moment the statement
+     * leaves until the database's answer says it did not get in.
+     */
+    private static boolean write(Connection c, Sent sent, OwnershipToken owned, String statement, Object... params) throws SQLException {
+        sent.token = owned;
+        boolean won = update(c, statement, params) == 1;
+        if (!won) sent.token = null;
+        return won;
     }
 
     private KeyState readState(Connection c, String scope, String key) throws SQLException {
@@ -211,11 +281,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             if (!rs.next()) return null;
             KeyState state = new KeyState();
             state.fingerprint = rs.getString("fingerprint");
-            state.status = KeyStatus.valueOf(rs.getString("status").trim());
+            state.status = decodeStatus(rs.getString("status"), scope, key);
             state.ownerToken = rs.getString("owner_token");
             state.leaseLeftMillis = rs.getLong("lease_left_ms");
             state.expired = rs.getInt("expired") == 1;
-            state.response = state.status == KeyStatus.COMPLETED ? readResponse(rs) : null;
+            state.response = state.status == KeyStatus.COMPLETED ? readResponse(rs, scope, key) : null;
             return state;
         }
     }
@@ -224,20 +294,41 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         List<KeyRecord> records = new ArrayList<>();
         try (PreparedStatement ps = prepare(c, statement, params); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                records.add(new KeyRecord(rs.getString("scope"), rs.getString("idem_key"), rs.getString("fingerprint"),
-                        KeyStatus.valueOf(rs.getString("status").trim()), rs.getInt("attempts"),
+                String scope = rs.getString("scope");
+                String key = rs.getString("idem_key");
+                records.add(new KeyRecord(scope, key, rs.getString("fingerprint"),
+                        decodeStatus(rs.getString("status"), scope, key), rs.getInt("attempts"),
                         dialect.readInstant(rs, "lease_expires_at"), dialect.readInstant(rs, "created_at"),
-                        dialect.readInstant(rs, "updated_at"), dialect.readInstant(rs, "expires_at"), readResponse(rs)));
+                        dialect.readInstant(rs, "updated_at"), dialect.readInstant(rs, "expires_at"), readResponse(rs, scope, key)));
             }
         }
         return records;
     }
 
-    private static StoredResponse readResponse(ResultSet rs) throws SQLException {
+    // A row this version cannot read (a status from a newer release during a rolling upgrade, corrupt headers) is a
+    // store failure naming the row, never an IllegalArgumentException from deep inside: callers fail closed on the key.
+    private KeyStatus decodeStatus(String raw, String scope, String key) {
+        if (raw != null) {
+            for (KeyStatus status : KeyStatus.values()) if (status.name().equals(raw.trim())) return status;
+        }
+        throw new StoreDataException(describe(scope, key) + " has status " + (raw == null ? "NULL" : "'" + raw + "'")
+                + ", which this version does not know (written by a newer release?); upgrade, or resolve or delete the key", null);
+    }
+
+    private StoredResponse readResponse(ResultSet rs, String scope, String key) throws SQLException {
         int status = rs.getInt("response_status");
         if (rs.wasNull()) return null;
         byte[] body = rs.getBytes("response_body");
-        return new StoredResponse(status, HeaderCodec.decode(rs.getString("response_headers")), body == null ? new byte[0] : body);
+        try {
+            return new StoredResponse(status, HeaderCodec.decode(rs.getString("response_headers")), body == null ? new byte[0] : body);
+        } catch (RuntimeException e) {
+            throw new StoreDataException(describe(scope, key) + " has a stored response this version cannot read ("
+                    + e.getMessage() + "); resolve or delete the key", e);
+        }
+    }
+
+    private String describe(String scope, String key) {
+        return "idempotency key '" + key + "' in scope '" + scope + "' (table " + settings.table() + ")";
     }
 
     private int inBatches(Connection c, String statement) throws SQLException {
@@ -279,15 +370,43 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         T run(Connection connection) throws SQLException;
     }
 
+    /** What {@link #reserve} has sent and not yet heard back about. */
+    private static final class Sent {
+        OwnershipToken token;
+    }
+
     private <T> T withConnection(String operation, Work<T> work) {
-        try (Connection c = pool.getConnection()) {
+        return withConnection(pool, operation, null, work);
+    }
+
+    private <T> T withConnection(HikariDataSource source, String operation, Sent sent, Work<T> work) {
+        try (Connection c = source.getConnection()) {
             if (!schemaReady) ensureSchema(c);
             return work.run(c);
         } catch (SQLException e) {
             if (SchemaManager.isConnectionProblem(e)) {
-                throw new StoreUnavailableException("idempotency store unavailable during " + operation + ": " + e.getMessage(), e);
+                throw new StoreUnavailableException("idempotency store unavailable during " + operation + ": " + e.getMessage(), e,
+                        sent == null ? null : sent.token);
             }
             throw new StoreException("idempotency store failed during " + operation + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Sweep and purge: on the background pool, one at a time, waiting no longer than for a connection. */
+    private int housekeeping(String operation, Work<Integer> work) {
+        try {
+            if (!housekeeping.tryAcquire(settings.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new StoreUnavailableException("idempotency store busy during " + operation
+                        + ": other housekeeping still runs after " + settings.connectTimeout().toMillis() + " ms", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("interrupted before " + operation, e);
+        }
+        try {
+            return withConnection(background, operation, null, work);
+        } finally {
+            housekeeping.release();
         }
     }
 

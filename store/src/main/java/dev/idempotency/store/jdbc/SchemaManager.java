@@ -23,8 +23,11 @@ import java.util.Set;
 /** Creates the table from the shipped DDL, or checks that an existing one is usable and says precisely what is not. */
 public final class SchemaManager {
 
-    /** The schema version this release writes and reads. */
-    public static final int SCHEMA_VERSION = 1;
+    /**
+     * The schema version this release writes and reads. 2: scopes, keys, fingerprints, tokens and statuses compare
+     * byte for byte on MariaDB/MySQL (VARBINARY), and the {@code <table>_secret} table holds the installation secret.
+     */
+    public static final int SCHEMA_VERSION = 2;
 
     static final List<String> COLUMNS = Arrays.asList("scope", "idem_key", "fingerprint", "status", "owner_token",
             "lease_expires_at", "response_status", "response_headers", "response_body", "attempts", "created_at",
@@ -40,7 +43,11 @@ public final class SchemaManager {
 
     /** The shipped DDL for a dialect with the table name filled in, as separate statements. */
     public static List<String> ddlStatements(Dialect dialect, String table) {
-        String script = readResource(ddlResource(dialect));
+        return statements(ddlResource(dialect), table);
+    }
+
+    private static List<String> statements(String resource, String table) {
+        String script = readResource(resource);
         String name = table.contains(".") ? table.substring(table.indexOf('.') + 1) : table;
         script = script.replace("${table}", table).replace("${name}", name);
         List<String> statements = new ArrayList<>();
@@ -87,10 +94,21 @@ public final class SchemaManager {
     }
 
     private static void runDdl(Connection connection, Dialect dialect, String table) throws SQLException {
+        // Read in autocommit, before the DDL transaction: a failed query would abort a PostgreSQL transaction. The
+        // version only ever grows, so a node racing another at worst repeats an upgrade, whose statements are
+        // idempotent.
+        int installed = installedVersion(connection, table);
+        List<String> upgrade = new ArrayList<>();
+        for (int from = Math.max(installed, 1); from < SCHEMA_VERSION; from++) {
+            String resource = installed > 0 ? dialect.upgradeResource(from) : null;
+            if (resource != null) upgrade.addAll(statements(resource, table));
+        }
         String lock = dialect.schemaLockStatement(table);
         if (lock != null) connection.setAutoCommit(false);
         try (Statement statement = connection.createStatement()) {
             if (lock != null) statement.execute(lock);
+            // Upgrades first: the shipped DDL ends by recording the new version, which must not precede them.
+            for (String sql : upgrade) statement.execute(sql);
             for (String sql : ddlStatements(dialect, table)) statement.execute(sql);
             if (lock != null) connection.commit();
         } catch (SQLException e) {
@@ -98,6 +116,17 @@ public final class SchemaManager {
             throw e;
         } finally {
             if (lock != null) connection.setAutoCommit(true);
+        }
+    }
+
+    /** The highest version in the version table; 0 when it is empty, -1 when it cannot be read (absent). */
+    private static int installedVersion(Connection connection, String table) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT MAX(version) FROM " + table + "_schema")) {
+            return rs.next() ? rs.getInt(1) : 0;
+        } catch (SQLException e) {
+            if (isConnectionProblem(e)) throw e;
+            return -1;
         }
     }
 
@@ -135,6 +164,34 @@ public final class SchemaManager {
         if (version > SCHEMA_VERSION) {
             throw new StoreConfigurationException("idempotency table '" + table + "' has schema version " + version
                     + ", newer than this release understands (" + SCHEMA_VERSION + "); upgrade the agent");
+        }
+        List<String> problems = dialect.columnProblems(connection, table);
+        if (version < SCHEMA_VERSION) {
+            StringBuilder message = new StringBuilder("idempotency table '" + table + "' has schema version " + version
+                    + "; this release needs version " + SCHEMA_VERSION);
+            for (String problem : problems) message.append("; ").append(problem);
+            message.append("; version 2 also adds the table '").append(table).append("_secret'; run ");
+            for (int from = version; from < SCHEMA_VERSION; from++) {
+                String upgrade = dialect.upgradeResource(from);
+                if (upgrade != null) message.append(upgrade).append(", then ");
+            }
+            message.append(ddlResource(dialect)).append(" (it adds what is missing and records version ").append(SCHEMA_VERSION)
+                    .append("), or use schema mode create, which upgrades the table in place");
+            throw new StoreConfigurationException(message.toString());
+        }
+        if (!problems.isEmpty()) {
+            String upgrade = dialect.upgradeResource(1);
+            throw new StoreConfigurationException("idempotency table '" + table + "' records schema version " + version
+                    + " but its columns do not compare byte for byte: " + String.join("; ", problems)
+                    + (upgrade == null ? "" : "; run " + upgrade));
+        }
+        try (Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT id, secret FROM " + table + "_secret WHERE 1 = 0")) {
+            rs.next();
+        } catch (SQLException e) {
+            if (isConnectionProblem(e)) throw e;
+            throw new StoreConfigurationException("installation secret table '" + table + "_secret' is not usable: "
+                    + e.getMessage() + "; create it with " + ddlResource(dialect) + " (or use schema mode create)", e);
         }
     }
 

@@ -17,6 +17,9 @@ final class Sql {
     final String sweepToUnknown;
     final String sweepToRetryable;
     final String purge;
+    final String purgeUnknown;
+    final String insertSecret;
+    final String selectSecret;
     final String find;
     final String list;
     final String resolveForRetry;
@@ -24,7 +27,7 @@ final class Sql {
     final String delete;
     private final String renewPrefix;
 
-    Sql(Dialect d, String table, int batchSize) {
+    Sql(Dialect d, String table, int batchSize, long unknownRetentionMillis) {
         String now = d.now();
         String plus = d.nowPlusMillisParameter();
         String byId = " WHERE scope = ? AND idem_key = ?";
@@ -32,7 +35,7 @@ final class Sql {
 
         insert = d.insertIfAbsent(table,
                 "scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts, created_at, updated_at, expires_at",
-                "?, ?, ?, 'IN_FLIGHT', ?, " + plus + ", 1, " + now + ", " + now + ", " + plus);
+                "?, ?, ?, 'IN_FLIGHT', ?, " + plus + ", 1, " + now + ", " + now + ", " + plus, "scope, idem_key");
         selectState = "SELECT fingerprint, status, owner_token, " + RESPONSE_COLUMNS + ", "
                 + d.millisUntil("lease_expires_at") + " AS lease_left_ms, "
                 + "CASE WHEN expires_at <= " + now + " THEN 1 ELSE 0 END AS expired FROM " + table + byId;
@@ -40,9 +43,11 @@ final class Sql {
         takeOverExpiredKey = "UPDATE " + table + " SET fingerprint = ?, " + newLease + ", attempts = 1, response_status = NULL, "
                 + "response_headers = NULL, response_body = NULL, created_at = " + now + ", expires_at = " + plus
                 + byId + " AND status IN ('COMPLETED', 'RETRYABLE') AND expires_at <= " + now;
-        takeOverRetryable = "UPDATE " + table + " SET " + newLease + ", attempts = attempts + 1"
+        // A key acquired again lives a full ttl from now: an attempt near the end of the key's life must not see its
+        // key purged, and so forgotten, while it runs or just after it completed.
+        takeOverRetryable = "UPDATE " + table + " SET " + newLease + ", attempts = attempts + 1, expires_at = " + plus
                 + byId + " AND fingerprint = ? AND status = 'RETRYABLE'";
-        takeOverExpiredLease = "UPDATE " + table + " SET " + newLease + ", attempts = attempts + 1"
+        takeOverExpiredLease = "UPDATE " + table + " SET " + newLease + ", attempts = attempts + 1, expires_at = " + plus
                 + byId + " AND fingerprint = ? AND status = 'IN_FLIGHT' AND owner_token = ? AND lease_expires_at <= " + now;
         // The owner keeps its token: if it was only slow, its late completion still records the truth.
         markUnknown = "UPDATE " + table + " SET status = 'UNKNOWN', lease_expires_at = NULL, updated_at = " + now
@@ -58,14 +63,21 @@ final class Sql {
         sweepToRetryable = d.limitedUpdate(table,
                 "status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = " + now, expiredLease, batchSize);
         purge = d.limitedDelete(table, "status IN ('COMPLETED', 'RETRYABLE') AND expires_at <= " + now, batchSize);
+        // Nothing changes an unknown key but leaving that status, so its updated_at is the moment it became unknown.
+        // It is never deleted before its ttl ran out either: like any key, it is remembered for at least that long.
+        purgeUnknown = d.limitedDelete(table, "status = 'UNKNOWN' AND updated_at <= " + d.nowPlusMillis(-unknownRetentionMillis)
+                + " AND expires_at <= " + now, batchSize);
+        insertSecret = d.insertIfAbsent(table + "_secret", "id, secret", "1, ?", "id");
+        selectSecret = "SELECT secret FROM " + table + "_secret WHERE id = 1";
         String record = "SELECT scope, idem_key, fingerprint, status, attempts, lease_expires_at, created_at, updated_at, expires_at, "
                 + RESPONSE_COLUMNS + " FROM " + table;
         find = record + byId;
         list = record + " WHERE status = ? ORDER BY updated_at" + d.limitParameter();
         resolveForRetry = "UPDATE " + table + " SET status = 'RETRYABLE', owner_token = NULL, updated_at = " + now
                 + byId + " AND status = 'UNKNOWN'";
+        // The decided response is replayed for a full ttl from the decision, however long the key waited for it.
         resolveAsCompleted = "UPDATE " + table + " SET status = 'COMPLETED', response_status = ?, response_headers = ?, "
-                + "response_body = ?, updated_at = " + now + byId + " AND status = 'UNKNOWN'";
+                + "response_body = ?, updated_at = " + now + ", expires_at = " + plus + byId + " AND status = 'UNKNOWN'";
         delete = "DELETE FROM " + table + byId;
     }
 

@@ -1,5 +1,7 @@
--- Idempotency store schema, version 1, for H2 2.x.
+-- Idempotency store schema, version 2, for H2 2.x.
 -- ${table} is the configured table name (default idempotency_keys); ${name} is its unqualified part.
+-- Version 2 added the ${table}_secret table; from version 1, running this file again upgrades (nothing else changed:
+-- VARCHAR compares byte for byte here).
 CREATE TABLE IF NOT EXISTS ${table} (
     scope            VARCHAR(255) NOT NULL,
     idem_key         VARCHAR(255) NOT NULL,
@@ -19,8 +21,14 @@ CREATE TABLE IF NOT EXISTS ${table} (
 CREATE INDEX IF NOT EXISTS ${name}_lease_idx ON ${table} (status, lease_expires_at);
 CREATE INDEX IF NOT EXISTS ${name}_expiry_idx ON ${table} (status, expires_at);
 CREATE INDEX IF NOT EXISTS ${name}_updated_idx ON ${table} (status, updated_at);
+-- One row (id 1): the installation secret every node sharing this table uses.
+CREATE TABLE IF NOT EXISTS ${table}_secret (
+    id         INTEGER NOT NULL PRIMARY KEY,
+    secret     BINARY VARYING(64) NOT NULL,
+    created_at TIMESTAMP WITH TIME ZONE DEFAULT CURRENT_TIMESTAMP NOT NULL
+);
 CREATE TABLE IF NOT EXISTS ${table}_schema (
     version      INTEGER NOT NULL PRIMARY KEY,
     installed_at TIMESTAMP WITH TIME ZONE DEFAULT CURRENT_TIMESTAMP NOT NULL
 );
-MERGE INTO ${table}_schema (version) KEY (version) VALUES (1);
+MERGE INTO ${table}_schema (version) KEY (version) VALUES (2);

@@ -1,13 +1,15 @@
--- Idempotency store schema, version 1, for MariaDB and MySQL (InnoDB).
+-- Idempotency store schema, version 2, for MariaDB and MySQL (InnoDB).
 -- ${table} is the configured table name (default idempotency_keys); ${name} is its unqualified part.
--- Keys, tokens and fingerprints compare byte for byte (binary collations): "abc" and "ABC" are different keys.
+-- Scopes, keys, fingerprints, tokens and statuses are VARBINARY holding UTF-8 bytes: they compare byte for byte.
+-- (utf8mb4_bin and ascii_bin are PAD SPACE collations, under which "abc " equals "abc"; version 1 used them.)
 -- Timestamps are DATETIME in UTC, written with UTC_TIMESTAMP(3).
+-- Upgrading a version 1 table by hand: run mysql-upgrade-1-to-2.sql first, then this file.
 CREATE TABLE IF NOT EXISTS ${table} (
-    scope            VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
-    idem_key         VARCHAR(255) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
-    fingerprint      VARCHAR(128) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
-    status           VARCHAR(16)  CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
-    owner_token      VARCHAR(36)  CHARACTER SET ascii COLLATE ascii_bin NULL,
+    scope            VARBINARY(1020) NOT NULL,
+    idem_key         VARBINARY(1020) NOT NULL,
+    fingerprint      VARBINARY(512)  NOT NULL,
+    status           VARBINARY(16)   NOT NULL,
+    owner_token      VARBINARY(36)   NULL,
     lease_expires_at DATETIME(3) NULL,
     response_status  INT NULL,
     response_headers MEDIUMTEXT CHARACTER SET utf8mb4 NULL,
@@ -21,8 +23,14 @@ CREATE TABLE IF NOT EXISTS ${table} (
     INDEX ${name}_expiry_idx (status, expires_at),
     INDEX ${name}_updated_idx (status, updated_at)
 ) ENGINE = InnoDB;
+-- One row (id 1): the installation secret every node sharing this table uses.
+CREATE TABLE IF NOT EXISTS ${table}_secret (
+    id         INT NOT NULL PRIMARY KEY,
+    secret     VARBINARY(64) NOT NULL,
+    created_at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
+) ENGINE = InnoDB;
 CREATE TABLE IF NOT EXISTS ${table}_schema (
     version      INT NOT NULL PRIMARY KEY,
     installed_at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
 ) ENGINE = InnoDB;
-INSERT IGNORE INTO ${table}_schema (version) VALUES (1);
+INSERT IGNORE INTO ${table}_schema (version) VALUES (2);

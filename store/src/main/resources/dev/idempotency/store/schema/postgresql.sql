@@ -1,5 +1,7 @@
--- Idempotency store schema, version 1, for PostgreSQL.
+-- Idempotency store schema, version 2, for PostgreSQL.
 -- ${table} is the configured table name (default idempotency_keys); ${name} is its unqualified part.
+-- Version 2 added the ${table}_secret table; from version 1, running this file again upgrades (nothing else changed:
+-- VARCHAR compares byte for byte here).
 -- Run by hand where the application account has no DDL rights, then start the agent with schema=validate or none.
 CREATE TABLE IF NOT EXISTS ${table} (
     scope            VARCHAR(255) NOT NULL,
@@ -23,8 +25,14 @@ CREATE INDEX IF NOT EXISTS ${name}_lease_idx ON ${table} (lease_expires_at) WHER
 CREATE INDEX IF NOT EXISTS ${name}_expiry_idx ON ${table} (expires_at) WHERE status IN ('COMPLETED', 'RETRYABLE');
 -- Operators list keys whose outcome is unknown.
 CREATE INDEX IF NOT EXISTS ${name}_unknown_idx ON ${table} (updated_at) WHERE status = 'UNKNOWN';
+-- One row (id 1): the installation secret every node sharing this table uses.
+CREATE TABLE IF NOT EXISTS ${table}_secret (
+    id         INTEGER NOT NULL PRIMARY KEY,
+    secret     BYTEA NOT NULL,
+    created_at TIMESTAMPTZ DEFAULT CURRENT_TIMESTAMP NOT NULL
+);
 CREATE TABLE IF NOT EXISTS ${table}_schema (
     version      INTEGER     NOT NULL PRIMARY KEY,
     installed_at TIMESTAMPTZ NOT NULL DEFAULT CURRENT_TIMESTAMP
 );
-INSERT INTO ${table}_schema (version) VALUES (1) ON CONFLICT (version) DO NOTHING;
+INSERT INTO ${table}_schema (version) VALUES (2) ON CONFLICT (version) DO NOTHING;

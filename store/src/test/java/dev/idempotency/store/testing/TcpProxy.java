@@ -7,12 +7,15 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A loopback TCP forwarder a test can cut (close every connection and refuse new ones) and restore on the same port:
- * enough to simulate a database outage without outside tools.
+ * enough to simulate a database outage without outside tools. It can also lose the answer to one request: every byte
+ * the database sends back on the connection that carried a marker is dropped, while the request itself reaches the
+ * database and takes effect.
  */
 public final class TcpProxy implements AutoCloseable {
     private final String targetHost;
@@ -20,6 +23,7 @@ public final class TcpProxy implements AutoCloseable {
     private final int port;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket server;
+    private volatile String loseRepliesAfter;
 
     public TcpProxy(String targetHostAndPort) throws IOException {
         String[] parts = targetHostAndPort.split(":");
@@ -45,6 +49,14 @@ public final class TcpProxy implements AutoCloseable {
         acceptor.start();
     }
 
+    /**
+     * On the next connection whose client sends {@code marker} (in one chunk, as the driver wrote it), every later byte
+     * from the database to the client is dropped: the statement runs, its answer never arrives. Once only.
+     */
+    public void loseRepliesAfter(String marker) {
+        loseRepliesAfter = marker;
+    }
+
     /** Refuses new connections and drops every open one, as a database outage would. */
     public synchronized void cut() throws IOException {
         if (server != null) server.close();
@@ -60,19 +72,34 @@ public final class TcpProxy implements AutoCloseable {
                 Socket upstream = new Socket(targetHost, targetPort);
                 sockets.add(client);
                 sockets.add(upstream);
-                pump(client, upstream);
-                pump(upstream, client);
+                Link link = new Link();
+                pump(client, upstream, link, true);
+                pump(upstream, client, link, false);
             } catch (IOException e) {
                 // closed by cut(), or the target refused: the client sees its connection fail
             }
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    /** One client connection and its upstream: whether the database's answers still reach the client. */
+    private static final class Link {
+        volatile boolean repliesLost;
+    }
+
+    private void pump(Socket from, Socket to, Link link, boolean fromClient) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[16384];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 for (int n; (n = in.read(buffer)) >= 0; ) {
+                    if (fromClient) {
+                        String marker = loseRepliesAfter;
+                        if (marker != null && new String(buffer, 0, n, StandardCharsets.ISO_8859_1).contains(marker)) {
+                            loseRepliesAfter = null;
+                            link.repliesLost = true; // set before the request goes on: its answer cannot slip through
+                        }
+                    } else if (link.repliesLost) {
+                        continue;
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }

@@ -42,8 +42,16 @@ public abstract class Dialect {
     /** Milliseconds from the database's current time until the timestamp column (negative once past). */
     public abstract String millisUntil(String column);
 
-    /** An insert that does nothing (update count 0) when the primary key exists, instead of failing. */
-    public abstract String insertIfAbsent(String table, String columns, String values);
+    /** The database's current time plus a fixed number of milliseconds (a validated setting, never request data). */
+    public String nowPlusMillis(long millis) {
+        return nowPlusMillisParameter().replace("?", Long.toString(millis));
+    }
+
+    /**
+     * An insert that does nothing (update count 0) when a row with the same {@code primaryKey} columns exists,
+     * instead of failing.
+     */
+    public abstract String insertIfAbsent(String table, String columns, String values, String primaryKey);
 
     /** Whether this exception is the duplicate-key conflict that {@link #insertIfAbsent} could not absorb. */
     public boolean isDuplicateKey(SQLException e) {
@@ -67,6 +75,23 @@ public abstract class Dialect {
      */
     public String schemaLockStatement(String table) {
         return null;
+    }
+
+    /**
+     * Resource of the statements that bring a table of schema version {@code from} to {@code from + 1} before the
+     * shipped DDL runs; null when the shipped DDL alone does it (it only adds what is absent).
+     */
+    public String upgradeResource(int from) {
+        return null;
+    }
+
+    /**
+     * What is wrong with the types of an existing table's columns, one line per column (which column, what it is, what
+     * it must be); empty when nothing is. Only dialects whose column types can silently break byte-for-byte comparison
+     * look.
+     */
+    public java.util.List<String> columnProblems(java.sql.Connection connection, String table) throws SQLException {
+        return java.util.Collections.emptyList();
     }
 
     /** Reads a timestamp column written by {@link #now()} arithmetic. */

@@ -35,7 +35,7 @@ final class H2Dialect extends Dialect {
      * statement whose failure aborts nothing else; the store reads the duplicate-key error as "present".
      */
     @Override
-    public String insertIfAbsent(String table, String columns, String values) {
+    public String insertIfAbsent(String table, String columns, String values, String primaryKey) {
         return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ")";
     }
 

@@ -2,15 +2,38 @@ package dev.idempotency.store.jdbc.dialect;
 
 import dev.idempotency.store.StoreSettings;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 
 /** MariaDB and MySQL. Timestamps are DATETIME in UTC so that session time zones of different nodes never matter. */
 final class MySqlDialect extends Dialect {
+
+    /*
+     * Columns compared in WHERE clauses, with the VARBINARY size schema version 2 gives them. Character columns are
+     * compared under their collation, and utf8mb4_bin and ascii_bin are PAD SPACE: 'abc ' = 'abc'. VARBINARY compares
+     * the bytes. The sizes hold the longest value the store accepts in UTF-8 (255 characters of up to 4 bytes), so
+     * INSERT IGNORE can never truncate one.
+     */
+    private static final Map<String, Integer> BINARY_COLUMNS = new LinkedHashMap<>();
+
+    static {
+        BINARY_COLUMNS.put("scope", 1020);
+        BINARY_COLUMNS.put("idem_key", 1020);
+        BINARY_COLUMNS.put("fingerprint", 512);
+        BINARY_COLUMNS.put("status", 16);
+        BINARY_COLUMNS.put("owner_token", 36);
+    }
 
     private final boolean mysqlUrl;
 
@@ -43,7 +66,7 @@ final class MySqlDialect extends Dialect {
 
     // INSERT IGNORE only downgrades the duplicate key here: every other value is validated before it reaches SQL.
     @Override
-    public String insertIfAbsent(String table, String columns, String values) {
+    public String insertIfAbsent(String table, String columns, String values, String primaryKey) {
         return "INSERT IGNORE INTO " + table + " (" + columns + ") VALUES (" + values + ")";
     }
 
@@ -58,6 +81,41 @@ final class MySqlDialect extends Dialect {
     }
 
     @Override public String limitParameter() { return " LIMIT ?"; }
+
+    @Override
+    public String upgradeResource(int from) {
+        return from == 1 ? "dev/idempotency/store/schema/mysql-upgrade-1-to-2.sql" : null;
+    }
+
+    @Override
+    public List<String> columnProblems(Connection connection, String table) throws SQLException {
+        int dot = table.indexOf('.');
+        String schema = dot < 0 ? null : table.substring(0, dot);
+        String name = dot < 0 ? table : table.substring(dot + 1);
+        List<String> problems = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, "
+                + "CHARACTER_MAXIMUM_LENGTH, COLLATION_NAME FROM information_schema.COLUMNS "
+                + "WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String column = rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT);
+                    Integer size = BINARY_COLUMNS.get(column);
+                    if (size == null) continue;
+                    String type = rs.getString("DATA_TYPE").toLowerCase(Locale.ROOT);
+                    long length = rs.getLong("CHARACTER_MAXIMUM_LENGTH");
+                    if (type.equals("varbinary") && length >= size) continue;
+                    String collation = rs.getString("COLLATION_NAME");
+                    problems.add("column " + column + " is " + rs.getString("COLUMN_TYPE")
+                            + (collation == null ? "" : " with collation " + collation
+                                    + ", which compares characters, not bytes (under utf8mb4_bin 'abc ' equals 'abc')")
+                            + ", expected VARBINARY(" + size + ")");
+                }
+            }
+        }
+        return problems;
+    }
 
     @Override
     public Instant readInstant(ResultSet rs, String column) throws SQLException {

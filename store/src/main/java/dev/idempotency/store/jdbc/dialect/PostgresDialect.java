@@ -35,8 +35,8 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    public String insertIfAbsent(String table, String columns, String values) {
-        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT (scope, idem_key) DO NOTHING";
+    public String insertIfAbsent(String table, String columns, String values, String primaryKey) {
+        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT (" + primaryKey + ") DO NOTHING";
     }
 
     @Override

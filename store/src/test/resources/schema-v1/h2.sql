@@ -1,0 +1,27 @@
+-- The shipped DDL of schema version 1, kept verbatim to test upgrades from it.
+-- Idempotency store schema, version 1, for H2 2.x.
+-- ${table} is the configured table name (default idempotency_keys); ${name} is its unqualified part.
+CREATE TABLE IF NOT EXISTS ${table} (
+    scope            VARCHAR(255) NOT NULL,
+    idem_key         VARCHAR(255) NOT NULL,
+    fingerprint      VARCHAR(128) NOT NULL,
+    status           VARCHAR(16)  NOT NULL,
+    owner_token      VARCHAR(36),
+    lease_expires_at TIMESTAMP WITH TIME ZONE,
+    response_status  INTEGER,
+    response_headers CHARACTER LARGE OBJECT,
+    response_body    BINARY LARGE OBJECT,
+    attempts         INTEGER NOT NULL,
+    created_at       TIMESTAMP WITH TIME ZONE NOT NULL,
+    updated_at       TIMESTAMP WITH TIME ZONE NOT NULL,
+    expires_at       TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (scope, idem_key)
+);
+CREATE INDEX IF NOT EXISTS ${name}_lease_idx ON ${table} (status, lease_expires_at);
+CREATE INDEX IF NOT EXISTS ${name}_expiry_idx ON ${table} (status, expires_at);
+CREATE INDEX IF NOT EXISTS ${name}_updated_idx ON ${table} (status, updated_at);
+CREATE TABLE IF NOT EXISTS ${table}_schema (
+    version      INTEGER NOT NULL PRIMARY KEY,
+    installed_at TIMESTAMP WITH TIME ZONE DEFAULT CURRENT_TIMESTAMP NOT NULL
+);
+MERGE INTO ${table}_schema (version) KEY (version) VALUES (1);

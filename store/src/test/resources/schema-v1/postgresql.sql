@@ -1,0 +1,31 @@
+-- The shipped DDL of schema version 1, kept verbatim to test upgrades from it.
+-- Idempotency store schema, version 1, for PostgreSQL.
+-- ${table} is the configured table name (default idempotency_keys); ${name} is its unqualified part.
+-- Run by hand where the application account has no DDL rights, then start the agent with schema=validate or none.
+CREATE TABLE IF NOT EXISTS ${table} (
+    scope            VARCHAR(255) NOT NULL,
+    idem_key         VARCHAR(255) NOT NULL,
+    fingerprint      VARCHAR(128) NOT NULL,
+    status           VARCHAR(16)  NOT NULL,
+    owner_token      VARCHAR(36),
+    lease_expires_at TIMESTAMPTZ,
+    response_status  INTEGER,
+    response_headers TEXT,
+    response_body    BYTEA,
+    attempts         INTEGER      NOT NULL,
+    created_at       TIMESTAMPTZ  NOT NULL,
+    updated_at       TIMESTAMPTZ  NOT NULL,
+    expires_at       TIMESTAMPTZ  NOT NULL,
+    PRIMARY KEY (scope, idem_key)
+);
+-- The sweeper looks for in-flight keys whose lease ran out.
+CREATE INDEX IF NOT EXISTS ${name}_lease_idx ON ${table} (lease_expires_at) WHERE status = 'IN_FLIGHT';
+-- The purge looks for terminal keys past their expiry.
+CREATE INDEX IF NOT EXISTS ${name}_expiry_idx ON ${table} (expires_at) WHERE status IN ('COMPLETED', 'RETRYABLE');
+-- Operators list keys whose outcome is unknown.
+CREATE INDEX IF NOT EXISTS ${name}_unknown_idx ON ${table} (updated_at) WHERE status = 'UNKNOWN';
+CREATE TABLE IF NOT EXISTS ${table}_schema (
+    version      INTEGER     NOT NULL PRIMARY KEY,
+    installed_at TIMESTAMPTZ NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+INSERT INTO ${table}_schema (version) VALUES (1) ON CONFLICT (version) DO NOTHING;
