@@ -23,6 +23,11 @@ final class JettyServer extends ServerProcess {
         return new JettyServer(E2eEnvironment.jetty12(), E2eEnvironment.war("payments-jakarta.war"));
     }
 
+    /** The legacy shop relocated to jakarta, on Jetty 12 ee10. */
+    static JettyServer legacyJetty12ee10() throws IOException {
+        return new JettyServer(E2eEnvironment.jetty12(), E2eEnvironment.war("legacy-jakarta.war"));
+    }
+
     @Override
     protected void prepare() throws IOException {
         Path base = work.resolve("base");

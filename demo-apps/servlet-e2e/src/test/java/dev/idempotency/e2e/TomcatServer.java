@@ -26,6 +26,16 @@ final class TomcatServer extends ServerProcess {
         return new TomcatServer(E2eEnvironment.tomcat10(), E2eEnvironment.war("payments-jakarta.war"));
     }
 
+    /** The legacy shop (filters that read the form first, its own authentication, uploads, async work) on Tomcat 9. */
+    static TomcatServer legacyTomcat9() throws IOException {
+        return new TomcatServer(E2eEnvironment.tomcat9(), E2eEnvironment.war("legacy-javax.war"));
+    }
+
+    /** The legacy shop relocated to jakarta, on Tomcat 10.1. */
+    static TomcatServer legacyTomcat10() throws IOException {
+        return new TomcatServer(E2eEnvironment.tomcat10(), E2eEnvironment.war("legacy-jakarta.war"));
+    }
+
     @Override
     protected void prepare() throws IOException {
         Path base = work.resolve("base");
