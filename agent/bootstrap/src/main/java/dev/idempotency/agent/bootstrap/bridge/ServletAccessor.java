@@ -36,8 +36,8 @@ public interface ServletAccessor {
 
     String principalName(Object request);
 
-    /** The session id the request names (cookie or URL), whether or not the session still exists; null when none. */
-    String requestedSessionId(Object request);
+    /** The session id the request names (cookie or URL) when it names a live session; null otherwise. */
+    String validRequestedSessionId(Object request);
 
     /** Every cookie of the request as [name, value] pairs, in order. */
     List<String[]> cookies(Object request);

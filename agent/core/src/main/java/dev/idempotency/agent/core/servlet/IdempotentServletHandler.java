@@ -78,8 +78,11 @@ public final class IdempotentServletHandler implements ServletHandler {
         } else if (exchange instanceof SimpleExchanges.AsyncRedispatch) {
             ((SimpleExchanges.AsyncRedispatch) exchange).exchange.serviceExited(request, thrown);
         } else if (exchange instanceof SimpleExchanges.Entry) {
-            PendingDecision pending = ((SimpleExchanges.Entry) exchange).pending;
-            if (!pending.decided() && pending.capture() != null) {
+            SimpleExchanges.Entry entry = (SimpleExchanges.Entry) exchange;
+            PendingDecision pending = entry.pending;
+            // a refusal by the application's own filters (401, 403) is no cause for concern: nothing ran
+            if (!pending.decided() && pending.deferred() == null && pending.capture() != null && thrown == null
+                    && entry.status() < 400) {
                 undecided.run(() -> AgentLog.warn(pending.capture().description() + ": the request ended without reaching a servlet"
                         + " or an application filter, so the agent could not protect it (if a filter serves it, name that"
                         + " filter in idempotency.application-filters)"));
@@ -97,7 +100,7 @@ public final class IdempotentServletHandler implements ServletHandler {
         if (!keyed) {
             PendingDecision pending = PendingDecision.keyMissing(method);
             http.setAttribute(request, ExchangeAttributes.HANDLED, pending);
-            return decisionPoint ? decide(http, pending, component, request, response) : new SimpleExchanges.Entry(pending, request, response);
+            return decisionPoint ? decide(http, pending, component, request, response) : new SimpleExchanges.Entry(http, pending, request, response);
         }
         RequestCapture capture = gate.capture(method, path, http.queryString(request), http.contentType(request),
                 http.headers(request, config.header), () -> http.body(request), http.contentLength(request));
@@ -108,7 +111,7 @@ public final class IdempotentServletHandler implements ServletHandler {
         PendingDecision pending = PendingDecision.of(capture);
         http.setAttribute(request, ExchangeAttributes.HANDLED, pending);
         Object captured = http.capturedRequest(request, capture);
-        return decisionPoint ? decide(http, pending, component, captured, response) : new SimpleExchanges.Entry(pending, captured, response);
+        return decisionPoint ? decide(http, pending, component, captured, response) : new SimpleExchanges.Entry(http, pending, captured, response);
     }
 
     /** Step two, where the application's code starts: reserve, replay or refuse. */
@@ -134,7 +137,7 @@ public final class IdempotentServletHandler implements ServletHandler {
                 config.tenant.kind() == TenantMode.Kind.HEADER ? http.header(request, config.tenant.headerName()) : null);
         if (config.tenant.kind() != TenantMode.Kind.AUTO) return who;
         who.add("authorization", null, http.header(request, "Authorization"));
-        who.add("session", null, http.requestedSessionId(request));
+        who.add("session", null, http.validRequestedSessionId(request));
         for (String name : config.credentialHeaders.names()) {
             for (String value : http.headers(request, name)) who.add("header", name.toLowerCase(java.util.Locale.ROOT), value);
         }

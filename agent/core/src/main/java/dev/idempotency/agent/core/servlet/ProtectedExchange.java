@@ -174,8 +174,10 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
             return;
         }
         if (!admission.end()) return;
-        Object route = http.attribute(request, ExchangeAttributes.ROUTE);
-        if (route != null) AgentLog.debug(description + ": served by JAX-RS route " + route);
+        if (!abandoned) { // an abandoned request's container objects may already serve another request
+            Object route = http.attribute(request, ExchangeAttributes.ROUTE);
+            if (route != null) AgentLog.debug(description + ": served by JAX-RS route " + route);
+        }
         try {
             http.flushWriter(response);
         } catch (IOException | RuntimeException e) {

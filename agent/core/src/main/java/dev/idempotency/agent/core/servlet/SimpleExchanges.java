@@ -21,11 +21,16 @@ final class SimpleExchanges {
         private final Object request;
         private final Object response;
 
-        Entry(PendingDecision pending, Object request, Object response) {
+        private final dev.idempotency.agent.bootstrap.bridge.ServletAccessor http;
+
+        Entry(dev.idempotency.agent.bootstrap.bridge.ServletAccessor http, PendingDecision pending, Object request, Object response) {
+            this.http = http;
             this.pending = pending;
             this.request = request;
             this.response = response;
         }
+
+        int status() { return http.status(response); }
 
         @Override public boolean answered() { return false; }
         @Override public Object request() { return request; }

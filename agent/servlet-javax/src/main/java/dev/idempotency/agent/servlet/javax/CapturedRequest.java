@@ -32,6 +32,8 @@ final class CapturedRequest extends HttpServletRequestWrapper {
     private Map<String, String[]> parameters;
     private boolean parametersRead;
     private List<Part> parts;
+    /** Set by the application after the agent read the body: some containers ignore it once the body was read. */
+    private String characterEncoding;
 
     CapturedRequest(HttpServletRequest request, CapturedBody body) {
         super(request);
@@ -53,6 +55,31 @@ final class CapturedRequest extends HttpServletRequestWrapper {
             reader = new BufferedReader(new InputStreamReader(new ByteArrayInputStream(body.bytes()), charset));
         }
         return reader;
+    }
+
+    @Override
+    public void setCharacterEncoding(String encoding) throws UnsupportedEncodingException {
+        if (!supported(encoding)) throw new UnsupportedEncodingException(encoding);
+        if (parametersRead || reader != null) return; // as a container: too late once the body was decoded
+        characterEncoding = encoding;
+        try {
+            super.setCharacterEncoding(encoding);
+        } catch (UnsupportedEncodingException | RuntimeException ignored) {
+            // the container's request no longer takes it; this request answers with it all the same
+        }
+    }
+
+    private static boolean supported(String encoding) {
+        try {
+            return encoding != null && java.nio.charset.Charset.isSupported(encoding);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public String getCharacterEncoding() {
+        return characterEncoding != null ? characterEncoding : super.getCharacterEncoding();
     }
 
     /** Null when the container's own parameters apply (a body that is neither a form nor multipart). */

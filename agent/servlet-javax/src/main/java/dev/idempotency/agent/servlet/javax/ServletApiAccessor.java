@@ -60,7 +60,11 @@ public final class ServletApiAccessor implements ServletAccessor {
         return principal == null ? null : principal.getName();
     }
 
-    @Override public String requestedSessionId(Object request) { return ((HttpServletRequest) request).getRequestedSessionId(); }
+    @Override
+    public String validRequestedSessionId(Object request) {
+        HttpServletRequest r = (HttpServletRequest) request;
+        return r.getRequestedSessionId() != null && r.isRequestedSessionIdValid() ? r.getRequestedSessionId() : null;
+    }
 
     @Override
     public List<String[]> cookies(Object request) {
