@@ -99,8 +99,8 @@ public final class SchemaManager {
         // idempotent.
         int installed = installedVersion(connection, table);
         List<String> upgrade = new ArrayList<>();
-        for (int from = Math.max(installed, 1); from < SCHEMA_VERSION; from++) {
-            String resource = installed > 0 ? dialect.upgradeResource(from) : null;
+        for (int from = installed; from > 0 && from < SCHEMA_VERSION; from++) { // absent (-1) or empty (0): nothing to upgrade
+            String resource = dialect.upgradeResource(from);
             if (resource != null) upgrade.addAll(statements(resource, table));
         }
         String lock = dialect.schemaLockStatement(table);

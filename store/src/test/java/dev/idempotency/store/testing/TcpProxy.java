@@ -40,13 +40,33 @@ public final class TcpProxy implements AutoCloseable {
     /** Starts accepting again on the same port. */
     public synchronized void restore() throws IOException {
         if (server != null) return;
-        ServerSocket s = new ServerSocket();
-        s.setReuseAddress(true);
-        s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        ServerSocket s = bindAgain();
         server = s;
         Thread acceptor = new Thread(() -> acceptLoop(s), "tcp-proxy-accept-" + port);
         acceptor.setDaemon(true);
         acceptor.start();
+    }
+
+    // Right after cut() the port may still be held by the proxy's own closing sockets for a moment.
+    private ServerSocket bindAgain() throws IOException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (true) {
+            ServerSocket s = new ServerSocket();
+            s.setReuseAddress(true);
+            try {
+                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                return s;
+            } catch (java.net.BindException e) {
+                s.close();
+                if (System.nanoTime() > deadline) throw e;
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     /**
