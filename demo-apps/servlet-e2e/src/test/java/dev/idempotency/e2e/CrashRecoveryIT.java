@@ -88,6 +88,30 @@ class CrashRecoveryIT {
         }
     }
 
+    /**
+     * SIGTERM while a keyed request is inside the application: the container finishes it during its graceful stop,
+     * and the embedded H2 store is still open to record it (H2's own exit hook would have closed it at once).
+     */
+    @Test
+    void aRequestFinishingDuringAGracefulShutdownIsStillRecorded() throws Exception {
+        try (ServerProcess server = TomcatServer.tomcat9()) {
+            server.start();
+            Client client = new Client(server.baseUrl());
+            String key = UUID.randomUUID().toString();
+            long before = client.count("charge");
+            var inFlight = client.sendAsync(payment(client, key, false).header("X-Delay-Ms", "1000"));
+            awaitCharges(client, before + 1);
+            server.stop();
+            HttpResponse<byte[]> first = inFlight.get();
+            assertEquals(201, first.statusCode(), "the container finished the request while stopping: " + PaymentsScenarios.text(first));
+            server.start();
+            HttpResponse<byte[]> replay = send(client, payment(client, key, false));
+            assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElse(null), PaymentsScenarios.text(replay));
+            assertArrayEquals(first.body(), replay.body());
+            assertEquals(before + 1, client.count("charge"));
+        }
+    }
+
     @Test
     void aSlowRequestKeepsItsKeyLongPastItsLease() throws Exception {
         try (ServerProcess server = TomcatServer.tomcat9().set("idempotency.lease", "1s")) {

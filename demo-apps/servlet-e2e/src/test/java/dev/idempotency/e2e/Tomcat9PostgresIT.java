@@ -7,6 +7,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,14 +21,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class Tomcat9PostgresIT extends PaymentsScenarios {
     private TcpProxy proxy;
+    private TestDatabase db;
+    private final String table = "e2e_keys_" + Long.toHexString(System.nanoTime());
 
     @Override
     protected ServerProcess server() throws Exception {
-        TestDatabase db = TestDatabase.postgres();
+        db = TestDatabase.postgres();
         proxy = new TcpProxy(db.hostAndPort());
         ServerProcess tomcat = TomcatServer.tomcat9()
                 .set("idempotency.store.url", db.viaPort("127.0.0.1", proxy.port()))
-                .set("idempotency.store.table", "e2e_keys_" + Long.toHexString(System.nanoTime()))
+                .set("idempotency.store.table", table)
                 .set("idempotency.store.connect-timeout", "1s");
         if (db.user != null) tomcat.set("idempotency.store.user", db.user).set("idempotency.store.password", db.password);
         return tomcat;
@@ -59,5 +64,22 @@ class Tomcat9PostgresIT extends PaymentsScenarios {
             }
         }, r -> r.statusCode() != 503);
         assertEquals(201, recovered.statusCode(), text(recovered));
+    }
+
+    /** A row this version cannot read (a status a newer version wrote during a rolling upgrade) is refused, never run. */
+    @Test
+    void aRowThisVersionCannotReadIsRefusedAndNothingRuns() throws Exception {
+        String key = key();
+        assertEquals(201, client.postJson("/payments", key, "{\"amount\":5}").statusCode());
+        try (Connection c = DriverManager.getConnection(db.url, db.user, db.password);
+             PreparedStatement update = c.prepareStatement("UPDATE " + table + " SET status = 'ARCHIVED' WHERE idem_key = ?")) {
+            update.setString(1, key);
+            assertEquals(1, update.executeUpdate());
+        }
+        long charges = client.count("charge");
+        HttpResponse<byte[]> refused = client.postJson("/payments", key, "{\"amount\":5}");
+        assertEquals(503, refused.statusCode(), text(refused));
+        assertTrue(text(refused).contains(PROBLEM), text(refused));
+        assertEquals(charges, client.count("charge"), "an unreadable row is no reason to run the application");
     }
 }

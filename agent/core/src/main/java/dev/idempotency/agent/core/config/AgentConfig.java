@@ -66,11 +66,6 @@ public final class AgentConfig {
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
-    /** Bounds every database's timestamp arithmetic can take (a huge ttl once became a zero date on MariaDB). */
-    static final Duration MAX_TTL = Duration.ofDays(365);
-    static final Duration MAX_LEASE = Duration.ofHours(1);
-    static final Duration MAX_UNKNOWN_RETENTION = Duration.ofDays(3650);
-
     private final ConfigSource source;
     private final List<String> errors = new ArrayList<>();
 
@@ -117,10 +112,10 @@ public final class AgentConfig {
         maxResponseBytes = read("idempotency.max-response-bytes", v -> sizeIn(v, 0, Integer.MAX_VALUE - 16), ValueParsers.SIZE_FORMAT + ", at most 2GiB");
         storeServerErrors = read("idempotency.store-server-errors", ValueParsers::bool, "true or false");
         failureMode = read("idempotency.failure-mode", v -> enumValue(FailureMode.class, v), "closed or open");
-        Duration lease = read("idempotency.lease", v -> durationIn(v, Duration.ofSeconds(1), MAX_LEASE), ValueParsers.DURATION_FORMAT + ", from 1s to 1h");
+        Duration lease = read("idempotency.lease", v -> durationIn(v, Duration.ofSeconds(1), StoreSettings.MAX_LEASE), ValueParsers.DURATION_FORMAT + ", from 1s to 1h");
         ExpiredLeasePolicy onExpired = read("idempotency.on-expired-lease", v -> enumValue(ExpiredLeasePolicy.class, v), "reconcile or retry");
-        Duration ttl = read("idempotency.ttl", v -> durationIn(v, Duration.ofSeconds(1), MAX_TTL), ValueParsers.DURATION_FORMAT + ", from 1s to 365d");
-        Duration unknownRetention = read("idempotency.unknown-retention", v -> durationIn(v, Duration.ofHours(1), MAX_UNKNOWN_RETENTION),
+        Duration ttl = read("idempotency.ttl", v -> durationIn(v, Duration.ofSeconds(1), StoreSettings.MAX_TTL), ValueParsers.DURATION_FORMAT + ", from 1s to 365d");
+        Duration unknownRetention = read("idempotency.unknown-retention", v -> durationIn(v, StoreSettings.MIN_UNKNOWN_RETENTION, StoreSettings.MAX_UNKNOWN_RETENTION),
                 ValueParsers.DURATION_FORMAT + ", from 1h to 3650d");
         sweepInterval = read("idempotency.sweep-interval", v -> durationAtLeast(v, Duration.ofSeconds(1)), ValueParsers.DURATION_FORMAT + ", at least 1s");
         logLevel = read("idempotency.log.level", v -> enumValue(AgentLog.Level.class, v), "error, warn, info or debug");

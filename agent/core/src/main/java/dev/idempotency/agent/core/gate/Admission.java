@@ -68,7 +68,6 @@ public final class Admission {
      * completes within it, its response is still recorded; otherwise the expired-lease policy decides.
      */
     public void abandonedByContainer() {
-        if (ended.get()) return;
         heartbeat.registerUntil(token, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.abandonedWorkGrace.toMillis()));
         AgentLog.warn(description + ": the container ended the request while its work may still run; the key stays owned for up to "
                 + config.abandonedWorkGrace.getSeconds() + "s, and a late result is still recorded");

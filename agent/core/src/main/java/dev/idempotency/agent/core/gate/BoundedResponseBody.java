@@ -69,8 +69,14 @@ public final class BoundedResponseBody {
         return streaming != null;
     }
 
+    /**
+     * The body, taken once the response is complete. The buffer is handed over (trimmed when it is larger), never kept
+     * beside a copy: a keyed request holds one copy of its response.
+     */
     public byte[] bytes() {
-        return streaming == null ? Arrays.copyOf(buffer, count) : new byte[0];
+        if (streaming != null) return new byte[0];
+        if (buffer.length != count) buffer = Arrays.copyOf(buffer, count);
+        return buffer;
     }
 
     /** The body as an output stream, for transports that write through one. */

@@ -119,7 +119,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         }
         jaxrs.replaceEntity(request, capture.bytes());
         if (decision.admission() == null) return; // failure-mode open: runs unprotected
-        jaxrs.setProperty(request, EXCHANGE, new JaxrsExchange(decision.admission(), config.maxResponseBytes));
+        jaxrs.setProperty(request, EXCHANGE, new JaxrsExchange(decision.admission(), config.maxResponseBytes, jaxrs.isSuspended(resourceInfo)));
     }
 
     /**

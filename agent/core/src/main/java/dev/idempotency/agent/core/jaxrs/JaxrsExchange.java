@@ -19,8 +19,12 @@ final class JaxrsExchange implements BoundedResponseBody.StreamingStart {
     private int status = 200;
     private OutputStream client;
 
-    JaxrsExchange(Admission admission, long maxResponseBytes) {
+    private final boolean suspended;
+
+    /** @param suspended the resource is suspended (@Suspended AsyncResponse): a server error may be the runtime's timeout */
+    JaxrsExchange(Admission admission, long maxResponseBytes, boolean suspended) {
         this.admission = admission;
+        this.suspended = suspended;
         this.maxResponseBytes = maxResponseBytes;
     }
 
@@ -57,6 +61,10 @@ final class JaxrsExchange implements BoundedResponseBody.StreamingStart {
     /** False when the response must not be sent: it could not be recorded, or the key was taken over meanwhile. */
     private boolean finish(List<String[]> headers, byte[] bytes) {
         if (!admission.end()) return true;
+        if (suspended && status >= 500) {
+            admission.abandonedByContainer(); // the runtime timed the resource out; its work may still run
+            return true;
+        }
         Admission.Conclusion conclusion = admission.conclude(status, headers, bytes);
         return conclusion == Admission.Conclusion.RECORDED || conclusion == Admission.Conclusion.RELEASED;
     }

@@ -12,6 +12,7 @@ public class CountersResource {
     @Produces("application/json")
     public String counters() {
         return "{\"payment\":" + Ledger.count("payment") + ",\"failed-payment\":" + Ledger.count("failed-payment")
-                + ",\"refund\":" + Ledger.count("refund") + "}";
+                + ",\"refund\":" + Ledger.count("refund") + ",\"deposit\":" + Ledger.count("deposit")
+                + ",\"job\":" + Ledger.count("job") + "}";
     }
 }

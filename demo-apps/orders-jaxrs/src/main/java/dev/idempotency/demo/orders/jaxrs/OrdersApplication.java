@@ -11,6 +11,7 @@ import javax.ws.rs.core.Application;
 public class OrdersApplication extends Application {
     @Override
     public Set<Class<?>> getClasses() {
-        return new HashSet<>(Arrays.asList(OrdersResource.class, RefundsResource.class, CountersResource.class));
+        return new HashSet<>(Arrays.asList(OrdersResource.class, RefundsResource.class, CountersResource.class,
+                VaultResource.class, VaultTokenFilter.class, JobsResource.class));
     }
 }

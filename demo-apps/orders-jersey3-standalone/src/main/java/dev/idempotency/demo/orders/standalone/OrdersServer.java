@@ -2,9 +2,12 @@ package dev.idempotency.demo.orders.standalone;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.idempotency.demo.orders.jaxrs.CountersResource;
+import dev.idempotency.demo.orders.jaxrs.JobsResource;
 import dev.idempotency.demo.orders.jaxrs.OrdersApplication;
 import dev.idempotency.demo.orders.jaxrs.OrdersResource;
 import dev.idempotency.demo.orders.jaxrs.RefundsResource;
+import dev.idempotency.demo.orders.jaxrs.VaultResource;
+import dev.idempotency.demo.orders.jaxrs.VaultTokenFilter;
 import java.net.URI;
 import org.glassfish.jersey.jdkhttp.JdkHttpServerFactory;
 import org.glassfish.jersey.server.ResourceConfig;
@@ -22,7 +25,8 @@ public final class OrdersServer {
         int port = Integer.parseInt(args.length > 0 ? args[0] : "8080");
         boolean resourceConfig = args.length > 1 && args[1].equals("resource-config");
         ResourceConfig config = resourceConfig
-                ? new ResourceConfig(OrdersResource.class, RefundsResource.class, CountersResource.class)
+                ? new ResourceConfig(OrdersResource.class, RefundsResource.class, CountersResource.class, VaultResource.class,
+                        VaultTokenFilter.class, JobsResource.class)
                 : ResourceConfig.forApplication(new OrdersApplication());
         URI base = URI.create("http://127.0.0.1:" + port + (resourceConfig ? "/api/" : "/"));
         HttpServer server = JdkHttpServerFactory.createHttpServer(base, config);

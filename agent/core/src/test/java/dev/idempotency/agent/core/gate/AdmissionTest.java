@@ -1,0 +1,110 @@
+package dev.idempotency.agent.core.gate;
+
+import dev.idempotency.agent.core.config.AgentConfig;
+import dev.idempotency.agent.core.config.ConfigSource;
+import dev.idempotency.agent.core.store.StoreLifecycle;
+import dev.idempotency.store.IdempotencyStore;
+import dev.idempotency.store.KeyStatus;
+import dev.idempotency.store.Reservation;
+import dev.idempotency.store.StoredResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Properties;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** How an admission ends, against a real (embedded H2) store. */
+class AdmissionTest {
+    private static final byte[] BODY = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
+    private static final List<String[]> HEADERS = Arrays.asList(new String[] {"Content-Type", "application/json"},
+            new String[] {"Set-Cookie", "SESSION=new-session; HttpOnly"}, new String[] {"Date", "Sun, 22 Nov 2026 05:00:00 GMT"});
+
+    @TempDir
+    Path dir;
+    private StoreLifecycle lifecycle;
+    private AgentConfig config;
+
+    private IdempotencyStore open(String... settings) {
+        Properties p = new Properties();
+        p.setProperty("idempotency.store.url", "jdbc:h2:file:" + dir.resolve("store"));
+        for (int i = 0; i < settings.length; i += 2) p.setProperty(settings[i], settings[i + 1]);
+        config = AgentConfig.load(ConfigSource.of(p, Collections.emptyMap()));
+        lifecycle = new StoreLifecycle(config.store, config.sweepInterval);
+        return lifecycle.store();
+    }
+
+    @AfterEach
+    void close() {
+        if (lifecycle != null) lifecycle.store().close();
+    }
+
+    private Admission admission(IdempotencyStore store, Reservation reservation, boolean anonymous) {
+        return new Admission(store, lifecycle.heartbeat(), reservation.token(), "test", config, anonymous);
+    }
+
+    private static <T> T await(String what, Supplier<T> value, java.util.function.Predicate<T> done) {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        T last = value.get();
+        while (!done.test(last)) {
+            if (System.nanoTime() > deadline) throw new AssertionError("timed out awaiting " + what + "; last " + last);
+            last = value.get();
+        }
+        return last;
+    }
+
+    @Test
+    void aResponseWhoseKeyWasTakenOverIsNotRecordedAndMustNotBeSent() {
+        IdempotencyStore store = open("idempotency.lease", "1s", "idempotency.on-expired-lease", "retry");
+        Reservation first = store.reserve("tenant", "k1", "fp");
+        // The first owner stalls past its lease without renewing (it never joined the heartbeat); another takes over.
+        Reservation second = await("a takeover", () -> store.reserve("tenant", "k1", "fp"), r -> r.outcome() == Reservation.Outcome.REACQUIRED);
+        Admission stale = admission(store, first, false);
+        assertTrue(stale.end());
+        assertEquals(Admission.Conclusion.TAKEN_OVER, stale.conclude(201, HEADERS, BODY));
+        assertEquals(KeyStatus.IN_FLIGHT, store.find("tenant", "k1").orElseThrow().status(), "the new owner keeps the key");
+        assertTrue(admission(store, second, false).end());
+    }
+
+    @Test
+    void temporaryStatusesAndServerErrorsReleaseTheKeySoARetryRuns() {
+        IdempotencyStore store = open();
+        for (int status : new int[] {429, 408, 425, 503}) {
+            String key = "k-" + status;
+            Admission a = admission(store, store.reserve("tenant", key, "fp"), false);
+            a.end();
+            assertEquals(Admission.Conclusion.RELEASED, a.conclude(status, HEADERS, BODY), "status " + status);
+            assertEquals(Reservation.Outcome.REACQUIRED, store.reserve("tenant", key, "fp").outcome(), "status " + status);
+        }
+        Admission conflict = admission(store, store.reserve("tenant", "k-409", "fp"), false);
+        conflict.end();
+        assertEquals(Admission.Conclusion.RECORDED, conflict.conclude(409, HEADERS, BODY), "other 4xx answers are outcomes");
+    }
+
+    @Test
+    void anAnonymousReplayCarriesNoCookieButAnAuthenticatedOneDoes() {
+        IdempotencyStore store = open();
+        Admission anonymous = admission(store, store.reserve("anonymous", "k", "fp"), true);
+        anonymous.end();
+        assertEquals(Admission.Conclusion.RECORDED, anonymous.conclude(201, HEADERS, BODY));
+        StoredResponse kept = store.reserve("anonymous", "k", "fp").response();
+        assertFalse(kept.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("Set-Cookie")), kept.toString());
+        assertFalse(kept.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("Date")), "Date is regenerated");
+        assertTrue(kept.headers().stream().anyMatch(h -> h.name().equals("Content-Type")));
+
+        Admission alice = admission(store, store.reserve("principal:alice", "k", "fp"), false);
+        alice.end();
+        alice.conclude(201, HEADERS, BODY);
+        assertTrue(store.reserve("principal:alice", "k", "fp").response().headers().stream()
+                .anyMatch(h -> h.name().equals("Set-Cookie") && h.value().startsWith("SESSION=new-session")));
+    }
+}
