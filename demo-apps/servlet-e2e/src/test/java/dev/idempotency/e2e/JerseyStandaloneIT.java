@@ -9,4 +9,9 @@ class JerseyStandaloneIT extends JaxrsOrdersScenarios {
         return new JarServer("jersey-standalone", E2eEnvironment.war("orders-jersey3-standalone.jar"), Collections.singletonList("{port}"))
                 .application("", "/api/counters");
     }
+
+    @Override
+    protected boolean containerSuspendsRequests() {
+        return false;
+    }
 }

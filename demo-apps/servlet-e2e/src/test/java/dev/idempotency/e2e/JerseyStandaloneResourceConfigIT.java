@@ -9,4 +9,9 @@ class JerseyStandaloneResourceConfigIT extends JaxrsOrdersScenarios {
         return new JarServer("jersey-resource-config", E2eEnvironment.war("orders-jersey3-standalone.jar"),
                 Arrays.asList("{port}", "resource-config")).application("", "/api/counters");
     }
+
+    @Override
+    protected boolean containerSuspendsRequests() {
+        return false;
+    }
 }

@@ -34,7 +34,10 @@ public final class CapturedPart {
     /** [name, value] pairs, in order. */
     public List<String[]> headers() { return headers; }
 
-    public long size() { return length; }
+    /** Where the part's bytes start in the request body. */
+    public int offset() { return offset; }
+
+    public int size() { return length; }
 
     public InputStream open() { return new ByteArrayInputStream(body, offset, length); }
 

@@ -15,21 +15,15 @@ public final class ServletBridge {
         handler = servletHandler;
     }
 
-    /** Entry to a servlet's {@code service}. Null for every request the agent leaves alone (the common, cheap case). */
-    public static ServletExchange enterServlet(Object servlet, Object request, Object response) {
-        return enter(servlet, true, request, response);
-    }
-
-    /** Entry to a filter's {@code doFilter}. Null for every request the agent leaves alone. */
-    public static ServletExchange enterFilter(Object filter, Object request, Object response) {
-        return enter(filter, false, request, response);
-    }
-
-    private static ServletExchange enter(Object component, boolean servlet, Object request, Object response) {
+    /**
+     * Entry to a servlet's {@code service} or a filter's {@code doFilter} ({@code method} tells which). Null for every
+     * request the agent leaves alone (the common, cheap case).
+     */
+    public static ServletExchange enter(Object component, String method, Object request, Object response) {
         ServletHandler h = handler;
         if (h == null) return null;
         try {
-            return h.enter(component, servlet, request, response);
+            return h.enter(component, !"doFilter".equals(method), request, response);
         } catch (Throwable t) {
             return null; // the handler answers keyed requests itself when it fails; this is for faults outside it
         }

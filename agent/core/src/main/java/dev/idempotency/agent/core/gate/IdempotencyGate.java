@@ -1,5 +1,6 @@
 package dev.idempotency.agent.core.gate;
 
+import dev.idempotency.agent.bootstrap.bridge.CapturedPart;
 import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.BoundedBody;
@@ -84,7 +85,7 @@ public final class IdempotencyGate {
         } catch (IOException e) {
             return RequestCapture.refused(method, path, Answer.problem(Problem.REQUEST_UNREADABLE, "The request body could not be read: " + e.getMessage(), null));
         }
-        List<MultipartBody.Part> parts = null;
+        List<CapturedPart> parts = null;
         if (multipart) {
             try {
                 parts = MultipartBody.parse(bytes, contentType);

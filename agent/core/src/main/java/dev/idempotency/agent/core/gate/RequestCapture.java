@@ -4,11 +4,8 @@ import dev.idempotency.agent.bootstrap.bridge.CapturedBody;
 import dev.idempotency.agent.bootstrap.bridge.CapturedPart;
 import dev.idempotency.agent.core.protocol.FormBody;
 import dev.idempotency.agent.core.protocol.MediaType;
-import dev.idempotency.agent.core.protocol.MultipartBody;
 import dev.idempotency.agent.core.protocol.RequestFingerprint;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -25,13 +22,12 @@ public final class RequestCapture implements CapturedBody {
     private final String contentType;
     private final String key;
     private final byte[] body;
-    private final List<MultipartBody.Part> multipart;
+    private final List<CapturedPart> multipart;
     private final Answer problem;
     private final String description;
-    private volatile List<CapturedPart> parts;
 
     private RequestCapture(String method, String path, String query, String contentType, String key, byte[] body,
-                           List<MultipartBody.Part> multipart, Answer problem) {
+                           List<CapturedPart> multipart, Answer problem) {
         this.method = method;
         this.path = path;
         this.query = query;
@@ -44,7 +40,7 @@ public final class RequestCapture implements CapturedBody {
     }
 
     static RequestCapture of(String method, String path, String query, String contentType, String key, byte[] body,
-                             List<MultipartBody.Part> multipart) {
+                             List<CapturedPart> multipart) {
         return new RequestCapture(method, path, query, contentType, key, body, multipart, null);
     }
 
@@ -83,15 +79,6 @@ public final class RequestCapture implements CapturedBody {
 
     @Override
     public List<CapturedPart> parts() {
-        if (multipart == null) return null;
-        List<CapturedPart> p = parts;
-        if (p == null) {
-            List<CapturedPart> views = new ArrayList<>(multipart.size());
-            for (MultipartBody.Part part : multipart) {
-                views.add(new CapturedPart(part.name(), part.fileName(), part.contentType(), part.headers(), body, part.offset(), part.length()));
-            }
-            parts = p = Collections.unmodifiableList(views);
-        }
-        return p;
+        return multipart;
     }
 }

@@ -10,10 +10,10 @@ import dev.idempotency.agent.core.gate.IdempotencyGate;
 import dev.idempotency.agent.core.gate.JaxrsCoverage;
 import dev.idempotency.agent.core.gate.PendingDecision;
 import dev.idempotency.agent.core.gate.RequestCapture;
+import dev.idempotency.agent.core.gate.RequestCredentials;
 import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.RouteTemplates;
-import dev.idempotency.agent.core.protocol.TenantMode;
 
 import java.io.IOException;
 import java.util.Collection;
@@ -43,15 +43,15 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
     @Override
     public Object withAgentFilter(Object application, Object classes) {
         if (!(classes instanceof Collection) || ((Collection<?>) classes).isEmpty()) {
-            coverage.uncovered();
+            coverage.uncovered(application);
             return classes; // empty: the runtime scans for resources, and adding a class would stop it from scanning
         }
         Class<?> filter = edges.filterFor(application);
         if (filter == null) {
-            coverage.uncovered();
+            coverage.uncovered(application);
             return classes;
         }
-        coverage.covered();
+        coverage.covered(application);
         if (((Collection<?>) classes).contains(filter)) return classes;
         Set<Object> withFilter = new LinkedHashSet<>((Collection<?>) classes);
         withFilter.add(filter);
@@ -69,15 +69,15 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         if (type.getName().startsWith("org.glassfish.jersey.") && !type.getName().equals(JaxrsInstrumentation.JERSEY_RESOURCE_CONFIG)) return;
         Class<?> filter = edges.filterFor(resourceConfig);
         if (filter == null) {
-            coverage.uncovered();
+            coverage.uncovered(resourceConfig);
             return;
         }
         try {
             type.getMethod("register", Class.class).invoke(resourceConfig, filter);
-            coverage.covered();
+            coverage.covered(resourceConfig);
             AgentLog.debug("Jersey ResourceConfig " + type.getName() + ": agent filter registered");
         } catch (ReflectiveOperationException | RuntimeException e) {
-            coverage.uncovered();
+            coverage.uncovered(resourceConfig);
             AgentLog.warn("could not register the agent's filter into " + type.getName() + "; its routes are not seen by the agent", e);
         }
     }
@@ -136,18 +136,9 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         else waiting.admitted(decision.admission());
     }
 
+    /** The JAX-RS principal (the runtime's SecurityContext, which its authentication filters set) and the credentials. */
     private Credentials credentials(JaxrsAccessor jaxrs, Object request) {
-        Credentials who = new Credentials(jaxrs.principalName(request),
-                config.tenant.kind() == TenantMode.Kind.HEADER ? jaxrs.header(request, config.tenant.headerName()) : null);
-        if (config.tenant.kind() != TenantMode.Kind.AUTO) return who;
-        who.add("authorization", null, jaxrs.header(request, "Authorization"));
-        for (String name : config.credentialHeaders.names()) {
-            for (String value : jaxrs.headers(request, name)) who.add("header", name.toLowerCase(java.util.Locale.ROOT), value);
-        }
-        for (String[] cookie : jaxrs.cookies(request)) {
-            if (config.credentialCookies.matches(cookie[0])) who.add("cookie", cookie[0], cookie[1]);
-        }
-        return who;
+        return RequestCredentials.of(config, jaxrs.principalName(request), name -> jaxrs.headers(request, name), jaxrs.cookies(request), null);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.idempotency.agent.core.protocol;
 
+import dev.idempotency.agent.bootstrap.bridge.CapturedPart;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -7,8 +9,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A {@code multipart/form-data} body (RFC 7578) split into its parts. Parts are views into the request body (offset
- * and length), never copies: a keyed request holds one copy of its body.
+ * A {@code multipart/form-data} body (RFC 7578) split into its parts. Parts are views into the request body, never
+ * copies: a keyed request holds one copy of its body.
  */
 public final class MultipartBody {
 
@@ -19,38 +21,6 @@ public final class MultipartBody {
         }
     }
 
-    public static final class Part {
-        private final String name;
-        private final String fileName;
-        private final String contentType;
-        private final List<String[]> headers;
-        private final int offset;
-        private final int length;
-
-        Part(String name, String fileName, String contentType, List<String[]> headers, int offset, int length) {
-            this.name = name;
-            this.fileName = fileName;
-            this.contentType = contentType;
-            this.headers = headers;
-            this.offset = offset;
-            this.length = length;
-        }
-
-        public String name() { return name; }
-
-        /** The submitted file name; null for a plain field. */
-        public String fileName() { return fileName; }
-
-        public String contentType() { return contentType; }
-
-        /** The part's headers as [name, value] pairs, in order. */
-        public List<String[]> headers() { return headers; }
-
-        public int offset() { return offset; }
-
-        public int length() { return length; }
-    }
-
     private MultipartBody() {
     }
 
@@ -58,13 +28,13 @@ public final class MultipartBody {
         return MediaType.is(contentType, "multipart/form-data");
     }
 
-    public static List<Part> parse(byte[] body, String contentType) throws MalformedException {
+    public static List<CapturedPart> parse(byte[] body, String contentType) throws MalformedException {
         String boundary = MediaType.parameter(contentType, "boundary");
         if (boundary == null || boundary.isEmpty() || boundary.length() > 70) throw new MalformedException("multipart body without a valid boundary");
         byte[] delimiter = ("--" + boundary).getBytes(StandardCharsets.ISO_8859_1);
         int position = indexOf(body, delimiter, 0);
         if (position < 0) throw new MalformedException("multipart body without its boundary");
-        List<Part> parts = new ArrayList<>();
+        List<CapturedPart> parts = new ArrayList<>();
         byte[] nextDelimiter = ("\r\n--" + boundary).getBytes(StandardCharsets.ISO_8859_1);
         while (true) {
             int afterDelimiter = position + delimiter.length;
@@ -75,12 +45,12 @@ public final class MultipartBody {
             int contentStart = headersEnd + 4;
             int contentEnd = indexOf(body, nextDelimiter, contentStart);
             if (contentEnd < 0) throw new MalformedException("multipart body without its closing boundary");
-            parts.add(part(new String(body, headersStart, headersEnd - headersStart, StandardCharsets.UTF_8), contentStart, contentEnd - contentStart));
+            parts.add(part(body, new String(body, headersStart, headersEnd - headersStart, StandardCharsets.UTF_8), contentStart, contentEnd - contentStart));
             position = contentEnd + 2;
         }
     }
 
-    private static Part part(String headerBlock, int offset, int length) throws MalformedException {
+    private static CapturedPart part(byte[] body, String headerBlock, int offset, int length) throws MalformedException {
         List<String[]> headers = new ArrayList<>();
         String name = null;
         String fileName = null;
@@ -101,7 +71,7 @@ public final class MultipartBody {
             }
         }
         if (name == null) throw new MalformedException("multipart part without a name");
-        return new Part(name, fileName, contentType, Collections.unmodifiableList(headers), offset, length);
+        return new CapturedPart(name, fileName, contentType, Collections.unmodifiableList(headers), body, offset, length);
     }
 
     /** A parameter of Content-Disposition: quoted (with backslash escapes) or a token. */

@@ -1,6 +1,7 @@
 package dev.idempotency.agent.core.protocol;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import dev.idempotency.agent.bootstrap.bridge.CapturedPart;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -46,7 +47,7 @@ public final class RequestFingerprint {
             return finish(sha, "form", canonicalPairs(UrlEncoded.parse(body)));
         } else if (MultipartBody.isMultipart(contentType)) {
             try {
-                List<MultipartBody.Part> parts = MultipartBody.parse(body, contentType);
+                List<CapturedPart> parts = MultipartBody.parse(body, contentType);
                 field(sha, "multipart".getBytes(StandardCharsets.US_ASCII));
                 multipart(sha, parts, body);
                 return hex(sha.digest());
@@ -103,16 +104,16 @@ public final class RequestFingerprint {
     }
 
     /** Parts sorted stably by name; each part's name, file name, content type and bytes (the boundary does not count). */
-    private static void multipart(MessageDigest sha, List<MultipartBody.Part> parts, byte[] body) {
-        List<MultipartBody.Part> sorted = new ArrayList<>(parts);
+    private static void multipart(MessageDigest sha, List<CapturedPart> parts, byte[] body) {
+        List<CapturedPart> sorted = new ArrayList<>(parts);
         sorted.sort((a, b) -> compareBytes(a.name().getBytes(StandardCharsets.UTF_8), b.name().getBytes(StandardCharsets.UTF_8)));
         field(sha, String.valueOf(sorted.size()).getBytes(StandardCharsets.US_ASCII));
-        for (MultipartBody.Part part : sorted) {
+        for (CapturedPart part : sorted) {
             field(sha, part.name().getBytes(StandardCharsets.UTF_8));
             optionalField(sha, part.fileName());
             optionalField(sha, part.contentType());
-            sha.update(lengthPrefix(part.length()));
-            sha.update(body, part.offset(), part.length());
+            sha.update(lengthPrefix(part.size()));
+            sha.update(body, part.offset(), part.size());
         }
     }
 

@@ -12,9 +12,9 @@ import dev.idempotency.agent.core.gate.JaxrsCoverage;
 import dev.idempotency.agent.core.gate.RateLimitedLog;
 import dev.idempotency.agent.core.gate.PendingDecision;
 import dev.idempotency.agent.core.gate.RequestCapture;
+import dev.idempotency.agent.core.gate.RequestCredentials;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.Credentials;
-import dev.idempotency.agent.core.protocol.TenantMode;
 
 import java.io.IOException;
 
@@ -121,6 +121,7 @@ public final class IdempotentServletHandler implements ServletHandler {
             // a JAX-RS runtime with the agent's filter inside: it decides after the runtime's own authentication
             ProtectedExchange deferred = new ProtectedExchange(http, null, capture.description(), config.header, config.maxResponseBytes, request, response);
             pending.deferTo(deferred);
+            AgentLog.debug(capture.description() + ": decided by the agent's JAX-RS filter, after the runtime's authentication");
             return deferred;
         }
         pending.markDecided();
@@ -133,18 +134,8 @@ public final class IdempotentServletHandler implements ServletHandler {
     }
 
     private Credentials credentials(ServletAccessor http, Object request) {
-        Credentials who = new Credentials(http.principalName(request),
-                config.tenant.kind() == TenantMode.Kind.HEADER ? http.header(request, config.tenant.headerName()) : null);
-        if (config.tenant.kind() != TenantMode.Kind.AUTO) return who;
-        who.add("authorization", null, http.header(request, "Authorization"));
-        who.add("session", null, http.validRequestedSessionId(request));
-        for (String name : config.credentialHeaders.names()) {
-            for (String value : http.headers(request, name)) who.add("header", name.toLowerCase(java.util.Locale.ROOT), value);
-        }
-        for (String[] cookie : http.cookies(request)) {
-            if (config.credentialCookies.matches(cookie[0])) who.add("cookie", cookie[0], cookie[1]);
-        }
-        return who;
+        return RequestCredentials.of(config, http.principalName(request), name -> http.headers(request, name), http.cookies(request),
+                http.validRequestedSessionId(request));
     }
 
     private ServletExchange asyncRedispatch(ServletAccessor http, Object request, Object response) {

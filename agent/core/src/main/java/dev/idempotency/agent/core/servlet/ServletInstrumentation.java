@@ -49,7 +49,7 @@ public final class ServletInstrumentation {
                 .type(filters, seesServletApi)
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(ServletInstrumentation.class.getClassLoader())
-                        .advice(doFilter, FilterAdvice.class.getName()));
+                        .advice(doFilter, ServletAdvice.class.getName()));
     }
 
     /**

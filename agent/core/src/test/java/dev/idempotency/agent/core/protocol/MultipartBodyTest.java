@@ -1,5 +1,6 @@
 package dev.idempotency.agent.core.protocol;
 
+import dev.idempotency.agent.bootstrap.bridge.CapturedPart;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -22,23 +23,23 @@ class MultipartBodyTest {
                 "Content-Disposition: form-data; name=\"note\"\r\n\r\nhello",
                 "Content-Disposition: form-data; name=\"file\"; filename=\"a \\\"b\\\".txt\"\r\nContent-Type: text/plain\r\n\r\nline1\r\nline2");
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        List<MultipartBody.Part> parts = MultipartBody.parse(bytes, "multipart/form-data; boundary=XyZ");
+        List<CapturedPart> parts = MultipartBody.parse(bytes, "multipart/form-data; boundary=XyZ");
         assertEquals(2, parts.size());
         assertEquals("note", parts.get(0).name());
         assertNull(parts.get(0).fileName());
-        assertEquals("hello", new String(bytes, parts.get(0).offset(), parts.get(0).length(), StandardCharsets.UTF_8));
+        assertEquals("hello", new String(bytes, parts.get(0).offset(), parts.get(0).size(), StandardCharsets.UTF_8));
         assertEquals("file", parts.get(1).name());
         assertEquals("a \"b\".txt", parts.get(1).fileName());
         assertEquals("text/plain", parts.get(1).contentType());
-        assertEquals("line1\r\nline2", new String(bytes, parts.get(1).offset(), parts.get(1).length(), StandardCharsets.UTF_8));
+        assertEquals("line1\r\nline2", new String(bytes, parts.get(1).offset(), parts.get(1).size(), StandardCharsets.UTF_8));
     }
 
     @Test
     void quotedBoundariesAndEmptyParts() throws Exception {
         byte[] bytes = body("a:b", "Content-Disposition: form-data; name=empty\r\n\r\n").getBytes(StandardCharsets.UTF_8);
-        List<MultipartBody.Part> parts = MultipartBody.parse(bytes, "multipart/form-data; boundary=\"a:b\"");
+        List<CapturedPart> parts = MultipartBody.parse(bytes, "multipart/form-data; boundary=\"a:b\"");
         assertEquals("empty", parts.get(0).name());
-        assertEquals(0, parts.get(0).length());
+        assertEquals(0, parts.get(0).size());
     }
 
     @Test
