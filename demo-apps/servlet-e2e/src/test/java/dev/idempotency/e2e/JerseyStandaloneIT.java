@@ -1,8 +1,20 @@
 package dev.idempotency.e2e;
 
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.Collections;
+import java.util.concurrent.CompletableFuture;
 
-/** Jersey 3 on the JDK HttpServer, an executable jar with no servlet container: the JAX-RS layer runs the protocol itself. */
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Jersey 3 on the JDK HttpServer, an executable jar with no servlet container: the JAX-RS layer runs the protocol itself.
+ * With a 1 s lease, so that a request running past ten leases shows it never loses its key.
+ */
 class JerseyStandaloneIT extends JaxrsOrdersScenarios {
     @Override
     protected ServerProcess server() throws Exception {
@@ -11,7 +23,38 @@ class JerseyStandaloneIT extends JaxrsOrdersScenarios {
     }
 
     @Override
+    protected ServerProcess configure(ServerProcess server) {
+        return super.configure(server).set("idempotency.lease", "1s");
+    }
+
+    @Override
     protected boolean containerSuspendsRequests() {
         return false;
+    }
+
+    private HttpRequest.Builder slowPayment(String key, long delayMillis) {
+        HttpRequest.Builder r = client.request("/api/orders/o-long/payments").header("Idempotency-Key", key)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":42}"));
+        return delayMillis > 0 ? r.header("X-Delay-Ms", String.valueOf(delayMillis)) : r;
+    }
+
+    @Test
+    void aResourceRunningPastTenLeasesKeepsItsKey() throws Exception {
+        long payments = client.count("payment");
+        String key = key();
+        CompletableFuture<HttpResponse<byte[]>> slow = client.sendAsync(slowPayment(key, 13_000));
+        int probes = 0;
+        while (!slow.isDone()) {
+            HttpResponse<byte[]> duplicate = client.send(slowPayment(key, 0));
+            if (slow.isDone() && duplicate.statusCode() != 409) break; // the first finished between the check and the probe
+            assertProblem(duplicate, 409, "request-in-progress");
+            probes++;
+            Thread.sleep(500); // spacing the probes over more than ten leases is the point here, not synchronisation
+        }
+        HttpResponse<byte[]> first = slow.get();
+        assertEquals(201, first.statusCode(), text(first));
+        assertTrue(probes >= 18, "probed across the whole run: " + probes);
+        assertArrayEquals(first.body(), client.send(slowPayment(key, 0)).body());
+        assertEquals(payments + 1, client.count("payment"));
     }
 }

@@ -21,7 +21,8 @@ public class VaultTokenFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        if (!request.getUriInfo().getPath().startsWith("vault")) return;
+        String path = request.getUriInfo().getPath(); // "vault/..." on Jersey, "/vault/..." on RESTEasy
+        if (!(path.startsWith("/") ? path.substring(1) : path).startsWith("vault")) return;
         String user = owner(request.getHeaderString("X-Vault-Token"));
         if (user == null) {
             request.abortWith(Response.status(401).type("application/json").entity("{\"error\":\"vault token required\"}").build());
