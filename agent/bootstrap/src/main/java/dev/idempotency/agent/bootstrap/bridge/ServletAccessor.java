@@ -26,6 +26,8 @@ public interface ServletAccessor {
 
     boolean isAsyncDispatch(Object request);
 
+    boolean isForwardDispatch(Object request);
+
     String requestUri(Object request);
 
     String queryString(Object request);
@@ -36,8 +38,11 @@ public interface ServletAccessor {
 
     String principalName(Object request);
 
-    /** The session id the request names (cookie or URL) when it names a live session; null otherwise. */
-    String validRequestedSessionId(Object request);
+    /**
+     * The session id the request names in its URL ({@code ;jsessionid=}) when that session is live; null otherwise
+     * (a session named by a cookie counts through the credential cookies, as the client sent it).
+     */
+    String liveUrlSessionId(Object request);
 
     /** Every cookie of the request as [name, value] pairs, in order. */
     List<String[]> cookies(Object request);
@@ -77,8 +82,11 @@ public interface ServletAccessor {
      */
     Object capturedRequest(Object request, CapturedBody body);
 
-    /** A request whose asynchronous cycles carry {@code capturingResponse} and report their end to {@code capture}. */
-    Object protectedRequest(Object request, Object capturingResponse, ResponseCapture capture);
+    /**
+     * A request whose asynchronous cycles carry {@code capturingResponse}, let {@code capture} record before the
+     * container ends them, and report how they end to {@code end} (listening from the cycle's start).
+     */
+    Object protectedRequest(Object request, Object capturingResponse, ResponseCapture capture, AsyncEnd end);
 
     // ---- response
 
@@ -97,6 +105,9 @@ public interface ServletAccessor {
 
     OutputStream outputStream(Object response) throws IOException;
 
-    /** Replaces whatever the response holds with this status, headers and body (Content-Length follows the body). */
-    void send(Object response, int status, List<String[]> headers, byte[] body) throws IOException;
+    /**
+     * Replaces the response's status and body with these, and sets these headers (Content-Length follows the body).
+     * With {@code keepEarlierHeaders}, headers set before (a CORS filter's) stay unless the answer sets them too.
+     */
+    void send(Object response, int status, List<String[]> headers, byte[] body, boolean keepEarlierHeaders) throws IOException;
 }

@@ -37,17 +37,17 @@ public final class Admission {
     private final OwnershipToken token;
     private final String description;
     private final AgentConfig config;
-    private final boolean anonymous;
+    private final boolean personalScope;
     private final AtomicBoolean ended = new AtomicBoolean();
 
     Admission(IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
-              boolean anonymous) {
+              boolean personalScope) {
         this.store = store;
         this.heartbeat = heartbeat;
         this.token = token;
         this.description = description;
         this.config = config;
-        this.anonymous = anonymous;
+        this.personalScope = personalScope;
         heartbeat.register(token);
     }
 
@@ -86,12 +86,15 @@ public final class Admission {
         return record(new StoredResponse(status, kept(headers), body));
     }
 
-    /** What is replayed: not hop-by-hop headers, and no cookie into the anonymous scope (it would hand out a session). */
+    /**
+     * What is replayed: not hop-by-hop headers, and no cookie into a scope several clients share (anonymous, a tenant
+     * header, none): it would hand one client's session to another.
+     */
     private List<StoredResponse.Header> kept(List<String[]> headers) {
         List<StoredResponse.Header> kept = new ArrayList<>(headers.size());
         for (String[] h : headers) {
             if (!ReplayHeaders.kept(h[0])) continue;
-            if (anonymous && ReplayHeaders.setsCookie(h[0])) continue;
+            if (!personalScope && ReplayHeaders.setsCookie(h[0])) continue;
             kept.add(new StoredResponse.Header(h[0], h[1]));
         }
         return kept;

@@ -120,7 +120,7 @@ public final class IdempotencyGate {
             case ACQUIRED:
             case REACQUIRED:
                 return Decision.run(new Admission(store, lifecycle.heartbeat(), reservation.token(), description, config,
-                        TenantScope.ANONYMOUS.equals(scope)));
+                        TenantScope.isPersonal(scope)));
             case REPLAY:
                 return Decision.answer(replay(reservation.response()));
             case IN_FLIGHT:

@@ -17,6 +17,7 @@ public final class PendingDecision {
     private final RequestCapture capture;
     private volatile boolean decided;
     private volatile Deferred deferred;
+    private volatile Object deferredBy;
 
     private PendingDecision(String method, RequestCapture capture) {
         this.method = method;
@@ -40,8 +41,14 @@ public final class PendingDecision {
 
     public void markDecided() { decided = true; }
 
-    /** Leaves the decision to the JAX-RS layer; {@code exchange} is told the outcome. */
-    public void deferTo(Deferred exchange) { deferred = exchange; }
+    /** Leaves the decision to the JAX-RS layer behind {@code component}; {@code exchange} is told the outcome. */
+    public void deferTo(Deferred exchange, Object component) {
+        deferred = exchange;
+        deferredBy = component;
+    }
+
+    /** The servlet that left the decision to its JAX-RS layer (its own nested calls do not decide), or null. */
+    public Object deferredBy() { return deferredBy; }
 
     /** The exchange waiting for the JAX-RS layer's decision, or null. */
     public Deferred deferred() { return decided ? null : deferred; }

@@ -16,7 +16,7 @@ public final class RequestCredentials {
     /**
      * @param headers     every value of a request header, by name
      * @param cookies     the request's cookies as [name, value]
-     * @param liveSession the session id the request names when that session exists, else null
+     * @param liveSession the session id named in the URL when that session is live, else null (cookies count as sent)
      */
     public static Credentials of(AgentConfig config, String principal, Function<String, List<String>> headers, List<String[]> cookies,
                                  String liveSession) {

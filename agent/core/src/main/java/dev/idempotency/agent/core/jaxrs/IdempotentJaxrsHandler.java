@@ -84,10 +84,11 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
 
     @Override
     public void request(JaxrsAccessor jaxrs, Object request, Object resourceInfo) {
-        String method = jaxrs.method(request);
-        if (!config.methods.contains(method)) return;
-        String route = routes.of(jaxrs.resourceClass(resourceInfo), jaxrs.resourceMethod(resourceInfo));
+        // first: a request the servlet layer took is decided here whatever method it now shows (a method override)
         Object handled = jaxrs.property(request, ExchangeAttributes.HANDLED);
+        String method = jaxrs.method(request);
+        if (handled == null && !config.methods.contains(method)) return;
+        String route = routes.of(jaxrs.resourceClass(resourceInfo), jaxrs.resourceMethod(resourceInfo));
         if (handled != null) {
             // behind a servlet that owns the exchange: it learns the route, and whether the resource is suspended
             if (route != null) jaxrs.setProperty(request, ExchangeAttributes.ROUTE, route);
@@ -95,7 +96,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
             if (handled instanceof PendingDecision) decideForServlet(jaxrs, request, (PendingDecision) handled, route);
             return;
         }
-        String path = jaxrs.path(request);
+        String path = IdempotencyGate.normalisedPath(jaxrs.path(request));
         if (!config.include.matches(path) || config.exclude.matches(path)) return;
         if (jaxrs.header(request, config.header) == null) {
             if (config.required.requiresRoute(route) || config.required.paths().matches(path)) {
@@ -106,7 +107,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
             return;
         }
         jaxrs.setProperty(request, ExchangeAttributes.HANDLED, Boolean.TRUE);
-        RequestCapture capture = gate.capture(method, IdempotencyGate.normalisedPath(path), jaxrs.query(request), jaxrs.contentType(request),
+        RequestCapture capture = gate.capture(method, path, jaxrs.query(request), jaxrs.contentType(request),
                 jaxrs.headers(request, config.header), () -> jaxrs.entity(request), -1);
         if (capture.problem() != null) {
             abort(jaxrs, request, capture.problem());

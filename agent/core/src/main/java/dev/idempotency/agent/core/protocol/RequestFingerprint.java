@@ -44,7 +44,10 @@ public final class RequestFingerprint {
             byte[] canonical = canonicalJson(body);
             if (canonical != null) return finish(sha, "json", canonical);
         } else if (FormBody.isForm(contentType)) {
-            return finish(sha, "form", canonicalPairs(UrlEncoded.parse(body)));
+            // the client's charset says what the bytes mean (the application's own setCharacterEncoding comes later)
+            String charset = MediaType.parameter(contentType, "charset");
+            return finish(sha, "form;" + (charset == null ? "" : charset.trim().toLowerCase(java.util.Locale.ROOT)),
+                    canonicalPairs(UrlEncoded.parse(body)));
         } else if (MultipartBody.isMultipart(contentType)) {
             try {
                 List<CapturedPart> parts = MultipartBody.parse(body, contentType);
@@ -55,7 +58,7 @@ public final class RequestFingerprint {
                 // fingerprinted as raw bytes below; the gate refuses such a body anyway
             }
         }
-        return finish(sha, "raw", body);
+        return finish(sha, "raw;" + (contentType == null ? "" : MediaType.essence(contentType)), body);
     }
 
     private static String finish(MessageDigest sha, String kind, byte[] payload) {

@@ -12,8 +12,10 @@ import java.util.List;
  * The request path as the application's mapping sees it, for path patterns and the fingerprint: path parameters
  * ({@code ;jsessionid=...}) removed, percent escapes decoded, {@code .} and {@code ..} resolved and empty segments
  * dropped. So a retry through {@code /pay;jsessionid=1} is the same request as {@code /pay}, and {@code /%70ay} or
- * {@code /x/../pay} cannot slip past a pattern written for {@code /pay}. An escaped slash ({@code %2F}) stays escaped:
- * it does not start a new segment.
+ * {@code /x/../pay} cannot slip past a pattern written for {@code /pay}. A segment that cannot be decoded (malformed,
+ * not UTF-8, or hiding a slash: {@code %2F} does not start a new segment) stays as sent; in a decoded segment a
+ * literal {@code %} is written {@code %25}, so that the two never look alike ({@code a%2Fb} kept is not
+ * {@code a%252Fb} decoded).
  */
 public final class RequestPath {
     private RequestPath() {
@@ -67,7 +69,8 @@ public final class RequestPath {
         }
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes.toByteArray())).toString()
+                    .replace("%", "%25");
         } catch (CharacterCodingException e) {
             return segment;
         }

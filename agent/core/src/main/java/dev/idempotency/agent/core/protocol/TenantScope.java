@@ -29,6 +29,11 @@ public final class TenantScope {
 
     public TenantMode mode() { return mode; }
 
+    /** True for a scope of one principal or one set of credentials; false for a scope several clients share. */
+    public static boolean isPersonal(String scope) {
+        return scope.startsWith("principal:") || scope.startsWith("credentials:");
+    }
+
     public String scopeOf(Credentials who) {
         switch (mode.kind()) {
             case NONE:

@@ -29,6 +29,8 @@ import java.io.IOException;
  */
 public final class IdempotentServletHandler implements ServletHandler {
     static final String PENDING_ATTRIBUTE = "dev.idempotency.agent.pending";
+    /** A request the servlet layer has looked at and leaves alone (not included, or excluded). */
+    private static final String IGNORED_ATTRIBUTE = "dev.idempotency.agent.ignored";
 
     private final AgentConfig config;
     private final IdempotencyGate gate;
@@ -37,8 +39,7 @@ public final class IdempotentServletHandler implements ServletHandler {
     private final JaxrsCoverage jaxrsCoverage;
     private final ClassValue<Boolean> jaxrsContainers = new ComponentsNamed(
             "org.glassfish.jersey.servlet.ServletContainer",
-            "org.jboss.resteasy.plugins.server.servlet.HttpServletDispatcher",
-            "org.jboss.resteasy.plugins.server.servlet.FilterDispatcher");
+            "org.jboss.resteasy.plugins.server.servlet.HttpServletDispatcher");
     private final RateLimitedLog faults = new RateLimitedLog(10_000);
     private final RateLimitedLog undecided = new RateLimitedLog(60_000);
 
@@ -53,22 +54,39 @@ public final class IdempotentServletHandler implements ServletHandler {
     public ServletExchange enter(Object component, boolean servlet, Object request, Object response) {
         ServletAccessor http = edges.forRequest(request.getClass());
         if (http == null) return null;
-        String method = http.method(request);
-        if (!config.methods.contains(method)) return null;
-        String keyField = http.header(request, config.header);
-        if (keyField == null && config.required.paths().isEmpty()) return null;
-        if (!http.isInitialDispatch(request)) {
-            return keyField != null && http.isAsyncDispatch(request) ? asyncRedispatch(http, request, response) : null;
+        boolean handledMethod = config.methods.contains(http.method(request));
+        String keyField = handledMethod ? http.header(request, config.header) : null;
+        if (!handledMethod || (keyField == null && config.required.paths().isEmpty())) {
+            // A request taken earlier may since show another method or hide its key behind a wrapper (Spring's
+            // HiddenHttpMethodFilter): it is still decided where it reaches a servlet. One attribute lookup, at servlets only.
+            return servlet ? pendingDecision(http, component, true, request, response, http.attribute(request, ExchangeAttributes.HANDLED)) : null;
+        }
+        if (keyField != null && http.isAsyncDispatch(request)) {
+            ServletExchange redispatch = asyncRedispatch(http, request, response);
+            if (redispatch != null) return redispatch;
         }
         Object state = http.attribute(request, ExchangeAttributes.HANDLED);
-        boolean decisionPoint = servlet || applicationFilters.contains(component.getClass());
-        if (state == null) return guarded(http, response, () -> take(http, component, request, response, method, keyField != null, decisionPoint));
-        if (state instanceof PendingDecision && decisionPoint) {
-            PendingDecision pending = (PendingDecision) state;
-            if (pending.decided() || pending.deferred() != null) return null;
-            return guarded(http, response, () -> decide(http, pending, component, request, response));
-        }
-        return null; // an inner servlet or filter of a request already decided, or one the agent leaves alone
+        if (state != null) return pendingDecision(http, component, servlet, request, response, state);
+        if (!http.isInitialDispatch(request) || http.attribute(request, IGNORED_ATTRIBUTE) != null) return null;
+        String method = http.method(request);
+        return guarded(http, response, () -> take(http, component, servlet, request, response, method, keyField != null));
+    }
+
+    /**
+     * A request taken at its outermost entry but not decided yet is decided at the first decision point it reaches, on
+     * its initial dispatch, a forward or an asynchronous dispatch (a filter may forward it, or start an asynchronous
+     * cycle, before any servlet runs); never on an include or an error dispatch.
+     */
+    private ServletExchange pendingDecision(ServletAccessor http, Object component, boolean servlet, Object request, Object response, Object state) {
+        if (!(state instanceof PendingDecision)) return null;
+        PendingDecision pending = (PendingDecision) state;
+        if (pending.decided() || pending.deferredBy() == component) return null;
+        if (!servlet && !applicationFilters.contains(component.getClass())) return null;
+        boolean async = http.isAsyncDispatch(request);
+        if (!async && !http.isInitialDispatch(request) && !http.isForwardDispatch(request)) return null;
+        // an asynchronous dispatch may carry the container's own request, whose body the agent has consumed
+        Object current = async && pending.capture() != null ? http.capturedRequest(request, pending.capture()) : request;
+        return guarded(http, response, () -> decide(http, pending, component, servlet, current, response));
     }
 
     @Override
@@ -91,16 +109,19 @@ public final class IdempotentServletHandler implements ServletHandler {
     }
 
     /** Step one, at the outermost entry: take the body (or note that a required key is missing). */
-    private ServletExchange take(ServletAccessor http, Object component, Object request, Object response, String method,
-                                 boolean keyed, boolean decisionPoint) {
+    private ServletExchange take(ServletAccessor http, Object component, boolean servlet, Object request, Object response,
+                                 String method, boolean keyed) {
+        boolean decisionPoint = servlet || applicationFilters.contains(component.getClass());
         String path = IdempotencyGate.normalisedPath(http.requestUri(request));
         if (!config.include.matches(path) || config.exclude.matches(path) || (!keyed && !config.required.paths().matches(path))) {
-            return null; // left alone; unmarked, so that a JAX-RS layer behind still enforces keys required by route
+            // left alone, and marked so only for the servlet layer: a JAX-RS layer behind still enforces keys required by route
+            http.setAttribute(request, IGNORED_ATTRIBUTE, Boolean.TRUE);
+            return null;
         }
         if (!keyed) {
             PendingDecision pending = PendingDecision.keyMissing(method);
             http.setAttribute(request, ExchangeAttributes.HANDLED, pending);
-            return decisionPoint ? decide(http, pending, component, request, response) : new SimpleExchanges.Entry(http, pending, request, response);
+            return decisionPoint ? decide(http, pending, component, servlet, request, response) : new SimpleExchanges.Entry(http, pending, request, response);
         }
         RequestCapture capture = gate.capture(method, path, http.queryString(request), http.contentType(request),
                 http.headers(request, config.header), () -> http.body(request), http.contentLength(request));
@@ -111,16 +132,20 @@ public final class IdempotentServletHandler implements ServletHandler {
         PendingDecision pending = PendingDecision.of(capture);
         http.setAttribute(request, ExchangeAttributes.HANDLED, pending);
         Object captured = http.capturedRequest(request, capture);
-        return decisionPoint ? decide(http, pending, component, captured, response) : new SimpleExchanges.Entry(http, pending, captured, response);
+        return decisionPoint ? decide(http, pending, component, servlet, captured, response) : new SimpleExchanges.Entry(http, pending, captured, response);
     }
 
     /** Step two, where the application's code starts: reserve, replay or refuse. */
-    private ServletExchange decide(ServletAccessor http, PendingDecision pending, Object component, Object request, Object response) {
+    private ServletExchange decide(ServletAccessor http, PendingDecision pending, Object component, boolean servlet, Object request,
+                                   Object response) {
         RequestCapture capture = pending.capture();
-        if (capture != null && jaxrsContainers.get(component.getClass()) && jaxrsCoverage.coversCurrentApplication()) {
-            // a JAX-RS runtime with the agent's filter inside: it decides after the runtime's own authentication
-            ProtectedExchange deferred = new ProtectedExchange(http, null, capture.description(), config.header, config.maxResponseBytes, request, response);
-            pending.deferTo(deferred);
+        if (capture != null && servlet && pending.deferredBy() == null && jaxrsContainers.get(component.getClass())
+                && jaxrsCoverage.coversCurrentApplication()) {
+            // a JAX-RS runtime with the agent's filter inside: it decides after the runtime's own authentication; if
+            // the runtime passes the request on undecided (no resource matched), the next decision point decides
+            ProtectedExchange deferred = new ProtectedExchange(http, null, capture.description(), config.header, config.maxResponseBytes,
+                    config.retryStatuses, request, response);
+            pending.deferTo(deferred, component);
             AgentLog.debug(capture.description() + ": decided by the agent's JAX-RS filter, after the runtime's authentication");
             return deferred;
         }
@@ -129,13 +154,18 @@ public final class IdempotentServletHandler implements ServletHandler {
         Decision decision = gate.decide(capture, credentials(http, request), null);
         if (decision.answer() != null) return answer(http, response, decision.answer());
         if (decision.admission() == null) return SimpleExchanges.passThrough(request, response); // failure-mode open
-        return new ProtectedExchange(http, decision.admission(), decision.admission().description(), config.header,
-                config.maxResponseBytes, request, response);
+        try {
+            return new ProtectedExchange(http, decision.admission(), decision.admission().description(), config.header,
+                    config.maxResponseBytes, config.retryStatuses, request, response);
+        } catch (RuntimeException | LinkageError e) {
+            if (decision.admission().end()) decision.admission().release("the agent could not wrap the request: " + e);
+            throw e;
+        }
     }
 
     private Credentials credentials(ServletAccessor http, Object request) {
         return RequestCredentials.of(config, http.principalName(request), name -> http.headers(request, name), http.cookies(request),
-                http.validRequestedSessionId(request));
+                http.liveUrlSessionId(request));
     }
 
     private ServletExchange asyncRedispatch(ServletAccessor http, Object request, Object response) {
@@ -161,7 +191,7 @@ public final class IdempotentServletHandler implements ServletHandler {
 
     private static ServletExchange answer(ServletAccessor http, Object response, Answer answer) {
         try {
-            http.send(response, answer.status(), answer.headers(), answer.body());
+            http.send(response, answer.status(), answer.headers(), answer.body(), true);
         } catch (IOException | RuntimeException e) {
             AgentLog.debug("the agent's answer could not be sent completely: " + e);
         }

@@ -32,6 +32,11 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     /** Null while the decision is left to the JAX-RS layer, and for good when it never came or ran unprotected. */
     private volatile Admission admission;
     private final AtomicBoolean finished = new AtomicBoolean();
+    private static final OutputStream DISCARD = new OutputStream() {
+        @Override public void write(int b) { }
+        @Override public void write(byte[] b, int off, int len) { }
+    };
+    private final java.util.Set<Integer> retryStatuses;
     private final String header;
     private final String description;
     private final Object originalResponse;
@@ -45,15 +50,16 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
 
     /** @param admission null when the JAX-RS layer behind the servlet decides (see {@link #admitted}) */
     ProtectedExchange(ServletAccessor http, Admission admission, String description, String header, long maxResponseBytes,
-                      Object request, Object originalResponse) {
+                      java.util.Set<Integer> retryStatuses, Object request, Object originalResponse) {
         this.http = http;
+        this.retryStatuses = retryStatuses;
         this.admission = admission;
         this.header = header;
         this.description = description;
         this.originalResponse = originalResponse;
         this.body = new BoundedResponseBody(maxResponseBytes, this);
         this.response = http.capturingResponse(originalResponse, this);
-        this.request = http.protectedRequest(request, response, this);
+        this.request = http.protectedRequest(request, response, this, this);
     }
 
     /** The JAX-RS layer decided that the application runs: under this admission, or unprotected when null. */
@@ -68,12 +74,13 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
 
     /** The servlet returned or threw: finish now, or when its asynchronous cycle ends. */
     void serviceExited(Object currentRequest, Throwable thrown) {
+        if (abandoned) return; // only the application's own late complete() may end an abandoned request
         if (thrown == null && http.isAsyncStarted(currentRequest)) {
             http.setAttribute(currentRequest, IdempotentServletHandler.PENDING_ATTRIBUTE, this);
             http.onAsyncEnd(currentRequest, this);
             return;
         }
-        finish(thrown);
+        finish(thrown, false);
     }
 
     // ---- capture callbacks from the application's writes
@@ -115,16 +122,16 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
         body.reset();
     }
 
-    @Override public void beforeAsyncComplete() { finish(null); }
+    @Override public void beforeAsyncComplete() { finish(null, true); }
 
     @Override
     public void completed() {
         Admission a = admission;
         if (a == null) {
-            finish(null);
+            finish(null, false);
         } else if (!a.isEnded() && !abandoned) {
             AgentLog.warn(description + ": asynchronous cycle ended without complete(); the key is released");
-            finish(new IllegalStateException("asynchronous cycle ended unrecorded"));
+            finish(new IllegalStateException("asynchronous cycle ended unrecorded"), false);
         }
     }
 
@@ -137,14 +144,15 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     public void failed(Throwable cause) {
         Admission a = admission;
         if (a == null) {
-            finish(cause);
+            finish(cause, false);
             return;
         }
-        if (a.isEnded() || abandoned) return;
-        abandoned = true;
-        http.detach(response, http.status(originalResponse), http.responseHeaders(originalResponse));
-        body.reset();
-        a.abandonedByContainer();
+        synchronized (this) {
+            if (a.isEnded() || abandoned) return;
+            abandoned = true;
+            http.detach(response, http.status(originalResponse), http.responseHeaders(originalResponse));
+            a.abandonedByContainer();
+        }
     }
 
     /** The response outgrew the buffer or was flushed: record that it is not kept, then let it stream. */
@@ -152,6 +160,15 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     public OutputStream beginStreaming(String reason) throws IOException {
         Admission a = admission;
         if (a == null) return http.outputStream(originalResponse); // nothing owned, nothing to record
+        if (abandoned) {
+            // the container's response may already serve another request: recorded as not kept, the bytes go nowhere
+            try {
+                a.recordNotKept(http.status(response), reason);
+            } catch (StoreException e) {
+                AgentLog.warn(description + ": could not mark the late response as not kept", e);
+            }
+            return DISCARD;
+        }
         try {
             a.recordNotKept(http.status(response), reason);
         } catch (StoreException e) {
@@ -162,12 +179,14 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
 
     // ---- the end
 
-    private void finish(Throwable thrown) {
+    /** @param lateCompletion the application itself completed its asynchronous cycle */
+    private synchronized void finish(Throwable thrown, boolean lateCompletion) {
         Admission admission = this.admission;
         if (admission != null && thrown == null && !abandoned && suspendedResourceFailed()) {
             failed(new IllegalStateException("a suspended JAX-RS resource ended with a server error"));
             return;
         }
+        if (abandoned && !(lateCompletion && thrown == null && lateResultWorthRecording())) return; // the grace and the lease policy decide
         if (!finished.compareAndSet(false, true)) return;
         if (admission == null) {
             passThrough(thrown);
@@ -205,6 +224,15 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
                 if (!abandoned) sendProblem(Answer.problem(Problem.STORE_UNAVAILABLE,
                         "The request was processed but its response could not be recorded; do not assume it failed.", null));
         }
+    }
+
+    /**
+     * After the container gave up, only a result is recorded; a server error or a "try later" answer (a listener's
+     * 503 on timeout, say) says nothing of the work, which may still run, so the key stays owned.
+     */
+    private boolean lateResultWorthRecording() {
+        int status = errorStatus > 0 ? errorStatus : http.status(response);
+        return status < 500 && !retryStatuses.contains(status);
     }
 
     /** No key was owned (the JAX-RS layer answered, or its authentication refused): the response goes out as it is. */
@@ -249,7 +277,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
 
     private void sendProblem(Answer answer) {
         try {
-            http.send(originalResponse, answer.status(), answer.headers(), answer.body());
+            http.send(originalResponse, answer.status(), answer.headers(), answer.body(), false); // nothing of the application's
         } catch (IOException | RuntimeException e) {
             AgentLog.debug(description + ": could not send the problem: " + e);
         }

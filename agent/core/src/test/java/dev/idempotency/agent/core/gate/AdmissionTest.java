@@ -48,8 +48,8 @@ class AdmissionTest {
         if (lifecycle != null) lifecycle.store().close();
     }
 
-    private Admission admission(IdempotencyStore store, Reservation reservation, boolean anonymous) {
-        return new Admission(store, lifecycle.heartbeat(), reservation.token(), "test", config, anonymous);
+    private Admission admission(IdempotencyStore store, Reservation reservation, boolean shared) {
+        return new Admission(store, lifecycle.heartbeat(), reservation.token(), "test", config, !shared);
     }
 
     private static <T> T await(String what, Supplier<T> value, java.util.function.Predicate<T> done) {

@@ -54,10 +54,14 @@ class RequestFingerprintTest {
     }
 
     @Test
-    void theFormFingerprintDoesNotDependOnTheCharsetItIsDecodedWith() {
-        byte[] body = "note=%E9t%E9".getBytes(StandardCharsets.US_ASCII);
+    void theClientsCharsetCountsButNotItsSpelling() {
+        byte[] body = "note=%C0".getBytes(StandardCharsets.US_ASCII);
         assertEquals(RequestFingerprint.of("POST", "/p", null, FORM + "; charset=UTF-8", body),
-                RequestFingerprint.of("POST", "/p", null, FORM + "; charset=ISO-8859-1", body));
+                RequestFingerprint.of("POST", "/p", null, FORM + ";charset=utf-8", body));
+        assertNotEquals(RequestFingerprint.of("POST", "/p", null, FORM + "; charset=windows-1251", body),
+                RequestFingerprint.of("POST", "/p", null, FORM + "; charset=ISO-8859-1", body), "the same bytes, another text");
+        assertNotEquals(fp("POST", "/p", null, "text/plain", "<a/>"), fp("POST", "/p", null, "application/xml", "<a/>"));
+        assertEquals(fp("POST", "/p", null, "text/plain", "x"), fp("POST", "/p", null, "Text/Plain; charset=UTF-8", "x"));
     }
 
     @Test

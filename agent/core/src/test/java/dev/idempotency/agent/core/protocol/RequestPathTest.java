@@ -22,10 +22,19 @@ class RequestPathTest {
             "/shop/caf%C3%A9,                       /shop/café",
             "/shop/bad%zz,                          /shop/bad%zz",
             "/shop/latin%E9,                        /shop/latin%E9",
+            "/shop/a%252Fb,                         /shop/a%252Fb",
+            "/shop/%25zz,                           /shop/%25zz",
             "'',                                    /",
             "/,                                     /",
     })
     void normalisesLikeTheMappingSeesIt(String uri, String expected) {
         assertEquals(expected, RequestPath.normalise(uri));
+    }
+
+    @org.junit.jupiter.api.Test
+    void aSegmentKeptAsSentNeverLooksLikeADecodedOne() {
+        org.junit.jupiter.api.Assertions.assertNotEquals(RequestPath.normalise("/f/a%2Fb"), RequestPath.normalise("/f/a%252Fb"));
+        org.junit.jupiter.api.Assertions.assertNotEquals(RequestPath.normalise("/f/%zz"), RequestPath.normalise("/f/%25zz"));
+        org.junit.jupiter.api.Assertions.assertNotEquals(RequestPath.normalise("/f/%00"), RequestPath.normalise("/f/%2500"));
     }
 }

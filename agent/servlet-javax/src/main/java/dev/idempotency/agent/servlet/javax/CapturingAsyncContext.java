@@ -1,5 +1,6 @@
 package dev.idempotency.agent.servlet.javax;
 
+import dev.idempotency.agent.bootstrap.bridge.AsyncEnd;
 import dev.idempotency.agent.bootstrap.bridge.ResponseCapture;
 
 import javax.servlet.AsyncContext;
@@ -14,9 +15,14 @@ final class CapturingAsyncContext implements AsyncContext {
     private final AsyncContext delegate;
     private final ResponseCapture capture;
 
-    CapturingAsyncContext(AsyncContext delegate, ResponseCapture capture) {
+    /**
+     * Listens for the cycle's end from its start, before any listener the application adds: on a timeout the agent
+     * knows first that the container gave up, whatever the application's listeners then write or complete.
+     */
+    CapturingAsyncContext(AsyncContext delegate, ResponseCapture capture, AsyncEnd end) {
         this.delegate = delegate;
         this.capture = capture;
+        delegate.addListener(new AsyncEndListener(end));
     }
 
     @Override

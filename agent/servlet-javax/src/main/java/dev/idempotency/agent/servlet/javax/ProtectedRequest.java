@@ -1,5 +1,6 @@
 package dev.idempotency.agent.servlet.javax;
 
+import dev.idempotency.agent.bootstrap.bridge.AsyncEnd;
 import dev.idempotency.agent.bootstrap.bridge.ResponseCapture;
 
 import javax.servlet.AsyncContext;
@@ -16,12 +17,14 @@ import javax.servlet.http.HttpServletResponse;
 final class ProtectedRequest extends HttpServletRequestWrapper {
     private final HttpServletResponse capturingResponse;
     private final ResponseCapture capture;
+    private final AsyncEnd end;
     private AsyncContext asyncContext;
 
-    ProtectedRequest(HttpServletRequest request, HttpServletResponse capturingResponse, ResponseCapture capture) {
+    ProtectedRequest(HttpServletRequest request, HttpServletResponse capturingResponse, ResponseCapture capture, AsyncEnd end) {
         super(request);
         this.capturingResponse = capturingResponse;
         this.capture = capture;
+        this.end = end;
     }
 
     @Override
@@ -31,7 +34,7 @@ final class ProtectedRequest extends HttpServletRequestWrapper {
 
     @Override
     public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
-        asyncContext = new CapturingAsyncContext(super.startAsync(request, response), capture);
+        asyncContext = new CapturingAsyncContext(super.startAsync(request, response), capture, end);
         return asyncContext;
     }
 

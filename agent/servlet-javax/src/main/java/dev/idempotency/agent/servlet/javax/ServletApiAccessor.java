@@ -46,6 +46,11 @@ public final class ServletApiAccessor implements ServletAccessor {
         return ((HttpServletRequest) request).getDispatcherType() == DispatcherType.ASYNC;
     }
 
+    @Override
+    public boolean isForwardDispatch(Object request) {
+        return ((HttpServletRequest) request).getDispatcherType() == DispatcherType.FORWARD;
+    }
+
     @Override public String requestUri(Object request) { return ((HttpServletRequest) request).getRequestURI(); }
 
     @Override public String queryString(Object request) { return ((HttpServletRequest) request).getQueryString(); }
@@ -61,9 +66,10 @@ public final class ServletApiAccessor implements ServletAccessor {
     }
 
     @Override
-    public String validRequestedSessionId(Object request) {
+    public String liveUrlSessionId(Object request) {
         HttpServletRequest r = (HttpServletRequest) request;
-        return r.getRequestedSessionId() != null && r.isRequestedSessionIdValid() ? r.getRequestedSessionId() : null;
+        return r.getRequestedSessionId() != null && r.isRequestedSessionIdFromURL() && r.isRequestedSessionIdValid()
+                ? r.getRequestedSessionId() : null;
     }
 
     @Override
@@ -87,7 +93,9 @@ public final class ServletApiAccessor implements ServletAccessor {
 
     @Override
     public void onAsyncEnd(Object request, AsyncEnd listener) {
-        ((HttpServletRequest) request).getAsyncContext().addListener(new AsyncEndListener(listener));
+        javax.servlet.AsyncContext context = ((HttpServletRequest) request).getAsyncContext();
+        if (context instanceof CapturingAsyncContext) return; // it has listened since the cycle started
+        context.addListener(new AsyncEndListener(listener));
     }
 
     @Override
@@ -111,8 +119,8 @@ public final class ServletApiAccessor implements ServletAccessor {
     }
 
     @Override
-    public Object protectedRequest(Object request, Object capturingResponse, ResponseCapture capture) {
-        return new ProtectedRequest((HttpServletRequest) request, (HttpServletResponse) capturingResponse, capture);
+    public Object protectedRequest(Object request, Object capturingResponse, ResponseCapture capture, AsyncEnd end) {
+        return new ProtectedRequest((HttpServletRequest) request, (HttpServletResponse) capturingResponse, capture, end);
     }
 
     @Override public int status(Object response) { return ((HttpServletResponse) response).getStatus(); }
@@ -146,12 +154,15 @@ public final class ServletApiAccessor implements ServletAccessor {
     @Override public OutputStream outputStream(Object response) throws IOException { return ((HttpServletResponse) response).getOutputStream(); }
 
     @Override
-    public void send(Object response, int status, List<String[]> headers, byte[] body) throws IOException {
+    public void send(Object response, int status, List<String[]> headers, byte[] body, boolean keepEarlierHeaders) throws IOException {
         HttpServletResponse r = (HttpServletResponse) response;
-        r.reset();
+        if (keepEarlierHeaders) r.resetBuffer();
+        else r.reset();
         r.setStatus(status);
+        java.util.Set<String> written = new java.util.HashSet<>();
         for (String[] header : headers) {
             if (header[0].equalsIgnoreCase("Content-Type")) r.setContentType(header[1]);
+            else if (written.add(header[0].toLowerCase(java.util.Locale.ROOT))) r.setHeader(header[0], header[1]);
             else r.addHeader(header[0], header[1]);
         }
         r.setContentLength(body.length);
