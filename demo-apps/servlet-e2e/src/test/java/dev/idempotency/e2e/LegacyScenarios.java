@@ -123,6 +123,18 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 5. a Servlet that is not an HttpServlet ----------------------------------------------------------------------
 
     @Test
+    void aMethodOverrideByAFilterIsStillDecided() throws Exception {
+        long before = client.count("cancellations");
+        String key = key();
+        String body = "_method=DELETE&subscription=SUB-7";
+        HttpResponse<byte[]> first = form("/subscriptions", key, body);
+        assertEquals(200, first.statusCode(), text(first));
+        assertTrue(text(first).contains("\"cancelled\":\"SUB-7\""), text(first));
+        assertReplayOf(first, form("/subscriptions", key, body));
+        assertEquals(before + 1, client.count("cancellations"), "a POST the servlet sees as DELETE must not run twice");
+    }
+
+    @Test
     void aPlainServletIsProtected() throws Exception {
         long before = client.count("plain");
         String key = key();

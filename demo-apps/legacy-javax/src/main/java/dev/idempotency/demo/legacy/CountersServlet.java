@@ -9,7 +9,7 @@ import javax.servlet.http.HttpServletResponse;
 /** GET /counters: how often each side effect happened, for tests. */
 public class CountersServlet extends HttpServlet {
     static final String[] KINDS = {"transfers", "plain", "actions", "uploads", "slow", "limited-attempts", "limited-success",
-            "orders", "charges", "signups", "searches"};
+            "orders", "charges", "signups", "searches", "cancellations"};
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
