@@ -9,10 +9,8 @@ import dev.idempotency.store.Reservation;
 import dev.idempotency.store.StoredResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -29,14 +27,13 @@ class AdmissionTest {
     private static final List<String[]> HEADERS = Arrays.asList(new String[] {"Content-Type", "application/json"},
             new String[] {"Set-Cookie", "SESSION=new-session; HttpOnly"}, new String[] {"Date", "Sun, 22 Nov 2026 05:00:00 GMT"});
 
-    @TempDir
-    Path dir;
     private StoreLifecycle lifecycle;
     private AgentConfig config;
 
     private IdempotencyStore open(String... settings) {
         Properties p = new Properties();
-        p.setProperty("idempotency.store.url", "jdbc:h2:file:" + dir.resolve("store"));
+        // in memory: no files for a background thread of the store to touch while the test cleans up
+        p.setProperty("idempotency.store.url", "jdbc:h2:mem:admission-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         for (int i = 0; i < settings.length; i += 2) p.setProperty(settings[i], settings[i + 1]);
         config = AgentConfig.load(ConfigSource.of(p, Collections.emptyMap()));
         lifecycle = new StoreLifecycle(config.store, config.sweepInterval);
