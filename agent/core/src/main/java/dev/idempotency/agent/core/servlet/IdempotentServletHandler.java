@@ -58,8 +58,10 @@ public final class IdempotentServletHandler implements ServletHandler {
         String keyField = handledMethod ? http.header(request, config.header) : null;
         if (!handledMethod || (keyField == null && config.required.paths().isEmpty())) {
             // A request taken earlier may since show another method or hide its key behind a wrapper (Spring's
-            // HiddenHttpMethodFilter): it is still decided where it reaches a servlet. One attribute lookup, at servlets only.
-            return servlet ? pendingDecision(http, component, true, request, response, http.attribute(request, ExchangeAttributes.HANDLED)) : null;
+            // HiddenHttpMethodFilter): it is still decided where it reaches a servlet. The container's own request,
+            // unwrapped, costs one instanceof here.
+            return servlet && http.isCaptured(request)
+                    ? pendingDecision(http, component, true, request, response, http.attribute(request, ExchangeAttributes.HANDLED)) : null;
         }
         if (keyField != null && http.isAsyncDispatch(request)) {
             ServletExchange redispatch = asyncRedispatch(http, request, response);

@@ -16,6 +16,7 @@ import java.util.Enumeration;
 import java.util.List;
 import javax.servlet.DispatcherType;
 import javax.servlet.ServletOutputStream;
+import javax.servlet.ServletRequestWrapper;
 import javax.servlet.http.Cookie;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
@@ -49,6 +50,14 @@ public final class ServletApiAccessor implements ServletAccessor {
     @Override
     public boolean isForwardDispatch(Object request) {
         return ((HttpServletRequest) request).getDispatcherType() == DispatcherType.FORWARD;
+    }
+
+    @Override
+    public boolean isCaptured(Object request) {
+        for (Object r = request; r instanceof ServletRequestWrapper; r = ((ServletRequestWrapper) r).getRequest()) {
+            if (r instanceof CapturedRequest) return true;
+        }
+        return false;
     }
 
     @Override public String requestUri(Object request) { return ((HttpServletRequest) request).getRequestURI(); }
