@@ -37,7 +37,6 @@ public interface ServletAccessor {
 
     String contentType(Object request);
 
-    String characterEncoding(Object request);
 
     String principalName(Object request);
 

@@ -11,7 +11,6 @@ import dev.idempotency.agent.core.protocol.MediaType;
 import dev.idempotency.agent.core.protocol.MultipartBody;
 import dev.idempotency.agent.core.protocol.Problem;
 import dev.idempotency.agent.core.protocol.ReplayHeaders;
-import dev.idempotency.agent.core.protocol.RequestPath;
 import dev.idempotency.agent.core.protocol.TenantScope;
 import dev.idempotency.agent.core.store.StoreLifecycle;
 import dev.idempotency.store.IdempotencyStore;
@@ -52,11 +51,6 @@ public final class IdempotencyGate {
     /** The answer for a handled request without a key on a path or route where one is required. */
     public Answer keyMissing(String method) {
         return Answer.problem(Problem.KEY_MISSING, "This endpoint requires an " + config.header + " header on " + method + " requests.", null);
-    }
-
-    /** The path that patterns and fingerprints use, from the request URI as the client sent it. */
-    public static String normalisedPath(String requestUri) {
-        return RequestPath.normalise(requestUri);
     }
 
     /**

@@ -58,7 +58,7 @@ public final class RequestCapture implements CapturedBody {
     public String description() { return description; }
 
     String fingerprint() {
-        return RequestFingerprint.of(method, path, query, contentType, body);
+        return RequestFingerprint.of(method, path, query, contentType, body, multipart);
     }
 
     @Override

@@ -13,6 +13,7 @@ import dev.idempotency.agent.core.gate.RequestCapture;
 import dev.idempotency.agent.core.gate.RequestCredentials;
 import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.log.AgentLog;
+import dev.idempotency.agent.core.protocol.RequestPath;
 import dev.idempotency.agent.core.protocol.RouteTemplates;
 
 import java.io.IOException;
@@ -96,7 +97,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
             if (handled instanceof PendingDecision) decideForServlet(jaxrs, request, (PendingDecision) handled, route);
             return;
         }
-        String path = IdempotencyGate.normalisedPath(jaxrs.path(request));
+        String path = RequestPath.normalise(jaxrs.path(request));
         if (!config.include.matches(path) || config.exclude.matches(path)) return;
         if (jaxrs.header(request, config.header) == null) {
             if (config.required.requiresRoute(route) || config.required.paths().matches(path)) {

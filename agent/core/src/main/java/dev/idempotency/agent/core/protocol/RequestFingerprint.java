@@ -36,6 +36,19 @@ public final class RequestFingerprint {
      * @param query the raw query string, or null
      */
     public static String of(String method, String path, String query, String contentType, byte[] body) {
+        List<CapturedPart> parts = null;
+        if (MultipartBody.isMultipart(contentType)) {
+            try {
+                parts = MultipartBody.parse(body, contentType);
+            } catch (MultipartBody.MalformedException e) {
+                // fingerprinted as raw bytes; the gate refuses such a body anyway
+            }
+        }
+        return of(method, path, query, contentType, body, parts);
+    }
+
+    /** @param parts the body's multipart parts when the caller has parsed them already, else null */
+    public static String of(String method, String path, String query, String contentType, byte[] body, List<CapturedPart> parts) {
         MessageDigest sha = sha256();
         field(sha, method.getBytes(StandardCharsets.US_ASCII));
         field(sha, path.getBytes(StandardCharsets.UTF_8));
@@ -48,15 +61,10 @@ public final class RequestFingerprint {
             String charset = MediaType.parameter(contentType, "charset");
             return finish(sha, "form;" + (charset == null ? "" : charset.trim().toLowerCase(java.util.Locale.ROOT)),
                     canonicalPairs(UrlEncoded.parse(body)));
-        } else if (MultipartBody.isMultipart(contentType)) {
-            try {
-                List<CapturedPart> parts = MultipartBody.parse(body, contentType);
-                field(sha, "multipart".getBytes(StandardCharsets.US_ASCII));
-                multipart(sha, parts, body);
-                return hex(sha.digest());
-            } catch (MultipartBody.MalformedException e) {
-                // fingerprinted as raw bytes below; the gate refuses such a body anyway
-            }
+        } else if (parts != null) {
+            field(sha, "multipart".getBytes(StandardCharsets.US_ASCII));
+            multipart(sha, parts, body);
+            return hex(sha.digest());
         }
         return finish(sha, "raw;" + (contentType == null ? "" : MediaType.essence(contentType)), body);
     }

@@ -15,6 +15,7 @@ import dev.idempotency.agent.core.gate.RequestCapture;
 import dev.idempotency.agent.core.gate.RequestCredentials;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.Credentials;
+import dev.idempotency.agent.core.protocol.RequestPath;
 
 import java.io.IOException;
 
@@ -54,7 +55,8 @@ public final class IdempotentServletHandler implements ServletHandler {
     public ServletExchange enter(Object component, boolean servlet, Object request, Object response) {
         ServletAccessor http = edges.forRequest(request.getClass());
         if (http == null) return null;
-        boolean handledMethod = config.methods.contains(http.method(request));
+        String method = http.method(request);
+        boolean handledMethod = config.methods.contains(method);
         String keyField = handledMethod ? http.header(request, config.header) : null;
         if (!handledMethod || (keyField == null && config.required.paths().isEmpty())) {
             // A request taken earlier may since show another method or hide its key behind a wrapper (Spring's
@@ -70,7 +72,6 @@ public final class IdempotentServletHandler implements ServletHandler {
         Object state = http.attribute(request, ExchangeAttributes.HANDLED);
         if (state != null) return pendingDecision(http, component, servlet, request, response, state);
         if (!http.isInitialDispatch(request) || http.attribute(request, IGNORED_ATTRIBUTE) != null) return null;
-        String method = http.method(request);
         return guarded(http, response, () -> take(http, component, servlet, request, response, method, keyField != null));
     }
 
@@ -114,7 +115,7 @@ public final class IdempotentServletHandler implements ServletHandler {
     private ServletExchange take(ServletAccessor http, Object component, boolean servlet, Object request, Object response,
                                  String method, boolean keyed) {
         boolean decisionPoint = servlet || applicationFilters.contains(component.getClass());
-        String path = IdempotencyGate.normalisedPath(http.requestUri(request));
+        String path = RequestPath.normalise(http.requestUri(request));
         if (!config.include.matches(path) || config.exclude.matches(path) || (!keyed && !config.required.paths().matches(path))) {
             // left alone, and marked so only for the servlet layer: a JAX-RS layer behind still enforces keys required by route
             http.setAttribute(request, IGNORED_ATTRIBUTE, Boolean.TRUE);

@@ -66,7 +66,6 @@ public final class ServletApiAccessor implements ServletAccessor {
 
     @Override public String contentType(Object request) { return ((HttpServletRequest) request).getContentType(); }
 
-    @Override public String characterEncoding(Object request) { return ((HttpServletRequest) request).getCharacterEncoding(); }
 
     @Override
     public String principalName(Object request) {
