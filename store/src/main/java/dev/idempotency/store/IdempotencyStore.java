@@ -1,8 +1,11 @@
 package dev.idempotency.store;
 
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntConsumer;
 
 /**
  * The life of an idempotency key. Every operation is a short autocommit statement: no database transaction or row lock
@@ -40,7 +43,12 @@ public interface IdempotencyStore extends AutoCloseable {
      * Deletes terminal keys (completed, retryable) past their expiry, and keys whose outcome has been unknown for longer
      * than the unknown-retention setting (and whose expiry passed too), in batches; returns how many were deleted.
      */
-    int purgeExpired();
+    default int purgeExpired() {
+        return purgeExpired(deleted -> { });
+    }
+
+    /** {@link #purgeExpired()}, telling {@code afterEachBatch} how many keys each batch deleted (for progress lines). */
+    int purgeExpired(IntConsumer afterEachBatch);
 
     /**
      * 32 random bytes created on first use and kept in the store: the same for every node sharing the store, stable
@@ -53,15 +61,30 @@ public interface IdempotencyStore extends AutoCloseable {
 
     Optional<KeyRecord> find(String scope, String key);
 
-    /** Keys in the given status, oldest change first. */
-    List<KeyRecord> list(KeyStatus status, int limit);
+    /** Keys in the given status, oldest first. */
+    default List<KeyRecord> list(KeyStatus status, int limit) {
+        return list(KeyQuery.all(limit).withStatus(status));
+    }
 
-    /** Resolves an {@link KeyStatus#UNKNOWN} key for retry: the next request with it runs the application. */
+    /** The keys a query selects, oldest first. */
+    List<KeyRecord> list(KeyQuery query);
+
+    /** How many keys are in each status (statuses with none are absent). Counts the whole table: for operators. */
+    Map<KeyStatus, Long> countByStatus();
+
+    /** The database's clock, which every lease and expiry is measured by. */
+    Instant databaseTime();
+
+    /**
+     * Resolves a key whose outcome is unknown ({@link KeyStatus#UNKNOWN}, or in flight under a lease that ran out and
+     * was not yet swept) for retry: the next request with it runs the application. False for any other key.
+     */
     boolean resolveForRetry(String scope, String key);
 
-    /** Resolves an {@link KeyStatus#UNKNOWN} key as completed: the next request with it gets this response. */
+    /** Resolves a key whose outcome is unknown (as {@link #resolveForRetry}) as completed: the next request gets this response. */
     boolean resolveAsCompleted(String scope, String key, StoredResponse response);
 
+    /** Forgets a key, unless a request holds it in flight under a live lease. Returns whether it deleted it. */
     boolean delete(String scope, String key);
 
     @Override

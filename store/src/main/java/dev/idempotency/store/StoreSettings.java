@@ -90,6 +90,13 @@ public final class StoreSettings {
 
     public static Builder builder() { return new Builder(); }
 
+    /** A builder holding these settings, to derive others from them (a tool that must not apply the schema mode). */
+    public Builder toBuilder() {
+        return builder().url(url).user(user).password(password).table(table).schemaMode(schemaMode).poolSize(poolSize)
+                .connectTimeout(connectTimeout).queryTimeout(queryTimeout).lease(lease).ttl(ttl)
+                .unknownRetention(unknownRetention).expiredLeasePolicy(expiredLeasePolicy).batchSize(batchSize);
+    }
+
     public String url() { return url; }
     public String user() { return user; }
     public String password() { return password; }

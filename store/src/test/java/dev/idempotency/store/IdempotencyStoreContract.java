@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -375,6 +376,98 @@ abstract class IdempotencyStoreContract {
         List<KeyRecord> completed = store.list(KeyStatus.COMPLETED, 10);
         assertEquals(1, completed.size());
         assertEquals("done", completed.get(0).key());
+    }
+
+    @Test
+    void anOperatorQueryFiltersByStatusScopeAndAgeOldestFirst() {
+        JdbcIdempotencyStore store = store();
+        store.complete(store.reserve("tenant-a", "old", "fp").token(), response(201, "x"));
+        store.reserve("tenant-a", "running", "fp");
+        store.reserve("tenant-b", "other", "fp");
+        setTimestamp("tenant-a", "old", "created_at", -7200);
+
+        assertEquals(Arrays.asList("old", "running", "other"), keys(store.list(KeyQuery.all(10))));
+        assertEquals(Arrays.asList("old", "running"), keys(store.list(KeyQuery.all(10).inScope("tenant-a"))));
+        assertEquals(Collections.singletonList("running"),
+                keys(store.list(KeyQuery.all(10).inScope("tenant-a").withStatus(KeyStatus.IN_FLIGHT))));
+        assertEquals(Collections.singletonList("old"), keys(store.list(KeyQuery.all(10).olderThan(Duration.ofHours(1)))));
+        assertEquals(2, store.list(KeyQuery.all(2)).size());
+        assertTrue(store.list(KeyQuery.all(10).inScope("tenant-c")).isEmpty());
+    }
+
+    @Test
+    void countsByStatusCoverEveryKey() {
+        JdbcIdempotencyStore store = store();
+        for (int i = 0; i < 3; i++) store.reserve("t", "running-" + i, "fp");
+        store.complete(store.reserve("t", "done", "fp").token(), response(200, "x"));
+        store.release(store.reserve("t", "given-up", "fp").token());
+        Map<KeyStatus, Long> counts = store.countByStatus();
+        assertEquals(Long.valueOf(3), counts.get(KeyStatus.IN_FLIGHT));
+        assertEquals(Long.valueOf(1), counts.get(KeyStatus.COMPLETED));
+        assertEquals(Long.valueOf(1), counts.get(KeyStatus.RETRYABLE));
+        assertFalse(counts.containsKey(KeyStatus.UNKNOWN));
+    }
+
+    @Test
+    void theDatabaseClockIsReadAsAnInstantNearThisMachinesClock() {
+        Instant before = Instant.now();
+        Instant database = store().databaseTime();
+        Instant after = Instant.now();
+        // The database runs on this machine: its clock and ours agree within the statement's duration and a margin.
+        assertTrue(!database.isBefore(before.minusSeconds(2)) && !database.isAfter(after.plusSeconds(2)),
+                before + " <= " + database + " <= " + after);
+    }
+
+    @Test
+    void aKeyHeldUnderALiveLeaseIsNeitherDeletedNorResolved() {
+        JdbcIdempotencyStore store = store();
+        OwnershipToken owner = store.reserve("t", "k", "fp").token();
+        assertFalse(store.delete("t", "k"));
+        assertFalse(store.resolveForRetry("t", "k"));
+        assertFalse(store.resolveAsCompleted("t", "k", response(200, "decided")));
+        assertEquals(Outcome.IN_FLIGHT, store.reserve("t", "k", "fp").outcome());
+        assertTrue(store.complete(owner, response(200, "the owner's own answer")));
+    }
+
+    @Test
+    void aKeyInFlightPastItsLeaseCanBeResolvedBeforeTheSweeperMarksIt() {
+        JdbcIdempotencyStore store = store();
+        OwnershipToken owner = store.reserve("t", "k", "fp").token();
+        setTimestamp("t", "k", "lease_expires_at", -1);
+        StoredResponse decided = response(200, "settled by an operator");
+        assertTrue(store.resolveAsCompleted("t", "k", decided));
+        assertFalse(store.complete(owner, response(500, "a late owner")), "the decision stands");
+        assertEquals(decided, store.reserve("t", "k", "fp").response());
+
+        store.reserve("t", "k2", "fp");
+        setTimestamp("t", "k2", "lease_expires_at", -1);
+        assertTrue(store.resolveForRetry("t", "k2"));
+        assertEquals(Outcome.REACQUIRED, store.reserve("t", "k2", "fp").outcome());
+    }
+
+    @Test
+    void purgeReportsEachBatch() {
+        JdbcIdempotencyStore store = open(settings().batchSize(2));
+        for (int i = 0; i < 5; i++) {
+            store.complete(store.reserve("t", "k" + i, "fp").token(), response(200, "x"));
+            setTimestamp("t", "k" + i, "expires_at", -1);
+        }
+        List<Integer> batches = new ArrayList<>();
+        assertEquals(5, store.purgeExpired(batches::add));
+        assertEquals(Arrays.asList(2, 2, 1), batches);
+    }
+
+    @Test
+    void theOwnerOfTheTableHasEveryPrivilegeTheStoreNeeds() {
+        JdbcIdempotencyStore store = store();
+        assertEquals(Collections.emptyList(), store.privilegeProblems(true));
+        assertEquals(0, store.list(KeyQuery.all(10)).size(), "the probe leaves nothing behind");
+    }
+
+    private static List<String> keys(List<KeyRecord> records) {
+        List<String> keys = new ArrayList<>();
+        for (KeyRecord r : records) keys.add(r.key());
+        return keys;
     }
 
     // ---- races

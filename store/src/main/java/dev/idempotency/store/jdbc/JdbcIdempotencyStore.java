@@ -3,6 +3,7 @@ package dev.idempotency.store.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.store.ExpiredLeasePolicy;
 import dev.idempotency.store.IdempotencyStore;
+import dev.idempotency.store.KeyQuery;
 import dev.idempotency.store.KeyRecord;
 import dev.idempotency.store.KeyStatus;
 import dev.idempotency.store.OwnershipToken;
@@ -19,14 +20,18 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 
 /**
  * {@link IdempotencyStore} on PostgreSQL, MariaDB/MySQL or H2, through HikariCP pools in autocommit: the main pool for
@@ -168,12 +173,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public int sweepExpiredLeases() {
         String statement = settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY ? sql.sweepToRetryable : sql.sweepToUnknown;
-        return housekeeping("sweep expired leases", c -> inBatches(c, statement));
+        return housekeeping("sweep expired leases", c -> inBatches(c, statement, changed -> { }));
     }
 
     @Override
-    public int purgeExpired() {
-        return housekeeping("purge expired keys", c -> inBatches(c, sql.purge) + inBatches(c, sql.purgeUnknown));
+    public int purgeExpired(IntConsumer afterEachBatch) {
+        Objects.requireNonNull(afterEachBatch, "afterEachBatch");
+        return housekeeping("purge expired keys", c -> inBatches(c, sql.purge, afterEachBatch) + inBatches(c, sql.purgeUnknown, afterEachBatch));
     }
 
     @Override
@@ -216,10 +222,56 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public List<KeyRecord> list(KeyStatus status, int limit) {
-        Objects.requireNonNull(status, "status");
-        if (limit < 1) throw new IllegalArgumentException("limit must be positive: " + limit);
-        return withConnection("list", c -> query(c, sql.list, status.name(), limit));
+    public List<KeyRecord> list(KeyQuery query) {
+        Objects.requireNonNull(query, "query");
+        if (query.scope() != null) requireLength("scope", query.scope(), MAX_IDENTIFIER_LENGTH);
+        List<Object> params = new ArrayList<>();
+        if (query.status() != null) params.add(query.status().name());
+        if (query.scope() != null) params.add(query.scope());
+        if (query.olderThan() != null) params.add(-query.olderThan().toMillis());
+        params.add(query.limit());
+        String statement = sql.list(query.status() != null, query.scope() != null, query.olderThan() != null);
+        return withConnection("list", c -> query(c, statement, params.toArray()));
+    }
+
+    @Override
+    public Map<KeyStatus, Long> countByStatus() {
+        return withConnection("count keys", c -> {
+            Map<KeyStatus, Long> counts = new EnumMap<>(KeyStatus.class);
+            try (PreparedStatement ps = prepare(c, sql.countByStatus); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) counts.put(decodeStatus(rs.getString("status"), "*", "*"), rs.getLong("n"));
+            }
+            return counts;
+        });
+    }
+
+    @Override
+    public Instant databaseTime() {
+        return withConnection("read the database clock", c -> {
+            try (PreparedStatement ps = prepare(c, sql.databaseTime); ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return dialect.readInstant(rs, "db_now");
+            }
+        });
+    }
+
+    /**
+     * What the store's database user may not do that the store needs, one line each; empty when everything works.
+     * Inserts, updates and deletes a probe row in a transaction that is rolled back; with {@code ddl}, also creates and
+     * drops a probe table (schema mode create needs that).
+     */
+    public List<String> privilegeProblems(boolean ddl) {
+        return withConnection("check privileges", c -> PrivilegeProbe.problems(c, dialect, settings.table(), true, ddl));
+    }
+
+    /** Whether the key table exists and can be read (a store opened with schema mode none does no more than ask). */
+    public boolean tableExists() {
+        return withConnection("look for the table", c -> PrivilegeProbe.tableReadable(c, settings.table()));
+    }
+
+    /** {@link #privilegeProblems} for a table that does not exist yet: only whether it could be created. */
+    public List<String> creationProblems() {
+        return withConnection("check privileges", c -> PrivilegeProbe.problems(c, dialect, settings.table(), false, true));
     }
 
     @Override
@@ -331,11 +383,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return "idempotency key '" + key + "' in scope '" + scope + "' (table " + settings.table() + ")";
     }
 
-    private int inBatches(Connection c, String statement) throws SQLException {
+    private int inBatches(Connection c, String statement, IntConsumer afterEachBatch) throws SQLException {
         int total = 0;
         while (true) {
             int changed = update(c, statement);
             total += changed;
+            if (changed > 0) afterEachBatch.accept(changed);
             if (changed < settings.batchSize()) return total;
         }
     }
@@ -385,11 +438,20 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             return work.run(c);
         } catch (SQLException e) {
             if (SchemaManager.isConnectionProblem(e)) {
-                throw new StoreUnavailableException("idempotency store unavailable during " + operation + ": " + e.getMessage(), e,
+                throw new StoreUnavailableException("idempotency store unavailable during " + operation + ": " + withCause(e), e,
                         sent == null ? null : sent.token);
             }
             throw new StoreException("idempotency store failed during " + operation + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The pool's "connection is not available" says nothing of why; the driver's failure beneath it does. */
+    private static String withCause(SQLException e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        String message = e.getMessage();
+        return root == e || root.getMessage() == null || String.valueOf(message).contains(root.getMessage())
+                ? message : message + " (" + root.getMessage().trim() + ")";
     }
 
     /** Sweep and purge: on the background pool, one at a time, waiting no longer than for a connection. */

@@ -21,13 +21,18 @@ final class Sql {
     final String insertSecret;
     final String selectSecret;
     final String find;
-    final String list;
+    final String countByStatus;
+    final String databaseTime;
+    private final String record;
+    private final String createdBefore;
     final String resolveForRetry;
     final String resolveAsCompleted;
     final String delete;
     private final String renewPrefix;
+    private final Dialect dialect;
 
     Sql(Dialect d, String table, int batchSize, long unknownRetentionMillis) {
+        this.dialect = d;
         String now = d.now();
         String plus = d.nowPlusMillisParameter();
         String byId = " WHERE scope = ? AND idem_key = ?";
@@ -69,16 +74,29 @@ final class Sql {
                 + " AND expires_at <= " + now, batchSize);
         insertSecret = d.insertIfAbsent(table + "_secret", "id, secret", "1, ?", "id");
         selectSecret = "SELECT secret FROM " + table + "_secret WHERE id = 1";
-        String record = "SELECT scope, idem_key, fingerprint, status, attempts, lease_expires_at, created_at, updated_at, expires_at, "
+        record = "SELECT scope, idem_key, fingerprint, status, attempts, lease_expires_at, created_at, updated_at, expires_at, "
                 + RESPONSE_COLUMNS + " FROM " + table;
         find = record + byId;
-        list = record + " WHERE status = ? ORDER BY updated_at" + d.limitParameter();
-        resolveForRetry = "UPDATE " + table + " SET status = 'RETRYABLE', owner_token = NULL, updated_at = " + now
-                + byId + " AND status = 'UNKNOWN'";
+        createdBefore = "created_at <= " + d.nowPlusMillisParameter();
+        countByStatus = "SELECT status, COUNT(*) AS n FROM " + table + " GROUP BY status";
+        databaseTime = "SELECT " + now + " AS db_now";
+        // Unknown: so marked, or in flight past its lease and not yet swept. Never a key a live owner holds.
+        String outcomeUnknown = " AND (status = 'UNKNOWN' OR status = 'IN_FLIGHT' AND lease_expires_at <= " + now + ")";
+        resolveForRetry = "UPDATE " + table + " SET status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = " + now
+                + byId + outcomeUnknown;
         // The decided response is replayed for a full ttl from the decision, however long the key waited for it.
         resolveAsCompleted = "UPDATE " + table + " SET status = 'COMPLETED', response_status = ?, response_headers = ?, "
-                + "response_body = ?, updated_at = " + now + ", expires_at = " + plus + byId + " AND status = 'UNKNOWN'";
-        delete = "DELETE FROM " + table + byId;
+                + "response_body = ?, lease_expires_at = NULL, updated_at = " + now + ", expires_at = " + plus + byId + outcomeUnknown;
+        delete = "DELETE FROM " + table + byId + " AND NOT (status = 'IN_FLIGHT' AND lease_expires_at > " + now + ")";
+    }
+
+    /** The select of an operator's query: each filter present adds one {@code ?} parameter, in this order, then the limit. */
+    String list(boolean byStatus, boolean byScope, boolean byAge) {
+        StringBuilder sql = new StringBuilder(record).append(" WHERE 1 = 1");
+        if (byStatus) sql.append(" AND status = ?");
+        if (byScope) sql.append(" AND scope = ?");
+        if (byAge) sql.append(" AND ").append(createdBefore);
+        return sql.append(" ORDER BY created_at").append(dialect.limitParameter()).toString();
     }
 
     /** One statement renewing {@code count} tokens: each is matched by its primary key and its token. */

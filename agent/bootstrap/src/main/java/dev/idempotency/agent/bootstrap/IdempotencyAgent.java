@@ -20,23 +20,32 @@ public final class IdempotencyAgent {
     private IdempotencyAgent() {
     }
 
+    /** Set once the agent started in this JVM, whichever way: a second start (attach after -javaagent) does nothing. */
+    private static boolean started;
+
     public static void premain(String arguments, Instrumentation instrumentation) {
-        start(arguments, instrumentation);
+        start(arguments, instrumentation, false);
     }
 
+    /** Attached to a running JVM ({@code java -jar idempotency-agent.jar attach PID}). */
     public static void agentmain(String arguments, Instrumentation instrumentation) {
-        start(arguments, instrumentation);
+        start(arguments, instrumentation, true);
     }
 
-    private static synchronized void start(String arguments, Instrumentation instrumentation) {
+    private static synchronized void start(String arguments, Instrumentation instrumentation, boolean attached) {
+        if (started) {
+            System.err.println("[idempotency-agent] INFO already running in this JVM; the new start is ignored");
+            return;
+        }
+        started = true;
         try {
             makeBridgeVisibleToJBossModules();
             File jar = agentJar();
             instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar));
             ClassLoader isolated = new AgentClassLoader(jar);
             Class<?> installer = Class.forName(INSTALLER, true, isolated);
-            installer.getMethod("install", Instrumentation.class, String.class, File.class)
-                    .invoke(null, instrumentation, arguments, jar);
+            installer.getMethod("install", Instrumentation.class, String.class, File.class, boolean.class)
+                    .invoke(null, instrumentation, arguments, jar, attached);
         } catch (Throwable t) {
             Throwable cause = t instanceof java.lang.reflect.InvocationTargetException ? t.getCause() : t;
             System.err.println("[idempotency-agent] ERROR could not start (" + cause + "); the application runs UNPROTECTED");
@@ -57,7 +66,7 @@ public final class IdempotencyAgent {
         }
     }
 
-    private static File agentJar() throws URISyntaxException {
+    static File agentJar() throws URISyntaxException {
         return new File(IdempotencyAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 }

@@ -4,13 +4,14 @@ import dev.idempotency.agent.bootstrap.bridge.JaxrsBridge;
 import dev.idempotency.agent.bootstrap.bridge.ServletBridge;
 import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.config.ConfigException;
-import dev.idempotency.agent.core.config.ConfigSource;
+import dev.idempotency.agent.core.config.AttachArguments;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
 import dev.idempotency.agent.core.gate.JaxrsCoverage;
 import dev.idempotency.agent.core.jaxrs.IdempotentJaxrsHandler;
 import dev.idempotency.agent.core.jaxrs.JaxrsInstrumentation;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.servlet.IdempotentServletHandler;
+import dev.idempotency.agent.core.servlet.RequestsBeforeAttach;
 import dev.idempotency.agent.core.servlet.ServletInstrumentation;
 import dev.idempotency.agent.core.store.StoreLifecycle;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -32,36 +33,49 @@ public final class AgentInstaller {
     private AgentInstaller() {
     }
 
-    public static void install(Instrumentation instrumentation, String arguments, File agentJar) {
+    /** What the agent's state is in this JVM, for {@code attach} to read through the attach API. */
+    public static final String STATE_PROPERTY = "dev.idempotency.agent.state";
+
+    public static void install(Instrumentation instrumentation, String arguments, File agentJar, boolean attached) {
         AgentConfig config;
         try {
-            config = AgentConfig.load(ConfigSource.fromEnvironment());
+            config = AgentConfig.load(AttachArguments.settings(arguments));
         } catch (ConfigException e) {
             AgentLog.error("configuration rejected: " + e.getMessage() + "; the application runs UNPROTECTED");
+            System.setProperty(STATE_PROPERTY, "rejected: " + e.getMessage());
             return;
         }
         AgentLog.setLevel(config.logLevel);
         for (String unknown : config.unknownSettings()) AgentLog.warn("unknown setting " + unknown + " is ignored");
         if (!config.enabled) {
             AgentLog.info("disabled by idempotency.enabled=false");
+            System.setProperty(STATE_PROPERTY, "disabled by idempotency.enabled=false");
             return;
         }
         StoreLifecycle lifecycle = new StoreLifecycle(config.store, config.sweepInterval);
         IdempotencyGate gate = new IdempotencyGate(config, lifecycle);
         JaxrsCoverage jaxrsCoverage = new JaxrsCoverage();
-        ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage));
+        RequestsBeforeAttach beforeAttach = new RequestsBeforeAttach();
+        ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage, beforeAttach));
         JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage));
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
-                .with(new FailureListener())
+                .with(new FailureListener(attached ? beforeAttach : null))
                 .ignore(nameStartsWith("net.bytebuddy.").or(nameStartsWith("java."))
                         .or(nameStartsWith("sun.")).or(nameStartsWith("jdk.")).or(nameStartsWith("com.sun."))
                         .or(nameStartsWith("dev.idempotency.agent.")).or(isSynthetic()));
         JaxrsInstrumentation.apply(ServletInstrumentation.apply(builder)).installOn(instrumentation);
+        if (attached) {
+            int running = beforeAttach.snapshot();
+            AgentLog.info("attached to a running JVM: servlets and filters already loaded were retransformed; " + running
+                    + (running == 1 ? " request" : " requests") + " in flight now finish untouched, every request from now on is"
+                    + " protected (JAX-RS applications started before the attach are protected at their servlet)");
+        }
         AgentLog.info("started " + version() + ": " + config.summary());
+        System.setProperty(STATE_PROPERTY, "running " + version() + (attached ? " (attached)" : ""));
     }
 
     private static String version() {
@@ -71,6 +85,12 @@ public final class AgentInstaller {
 
     /** Instrumentation failures are the agent's problem, never the host's: logged, and the class loads unchanged. */
     private static final class FailureListener extends AgentBuilder.Listener.Adapter {
+        private final RequestsBeforeAttach beforeAttach;
+
+        FailureListener(RequestsBeforeAttach beforeAttach) {
+            this.beforeAttach = beforeAttach;
+        }
+
         @Override
         public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded, Throwable throwable) {
             AgentLog.warn("could not instrument " + typeName + "; its requests are not protected", throwable);
@@ -78,6 +98,7 @@ public final class AgentInstaller {
 
         @Override
         public void onTransformation(TypeDescription type, ClassLoader classLoader, JavaModule module, boolean loaded, DynamicType dynamicType) {
+            if (beforeAttach != null) beforeAttach.instrumented(type.getName());
             AgentLog.debug("instrumented " + type.getName());
         }
     }

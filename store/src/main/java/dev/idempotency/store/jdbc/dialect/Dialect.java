@@ -24,6 +24,18 @@ public abstract class Dialect {
                 + "'; expected jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql: or jdbc:h2:");
     }
 
+    /** The dialect by its name: postgresql, mariadb, mysql or h2. */
+    public static Dialect named(String name) {
+        String lower = name.trim().toLowerCase(java.util.Locale.ROOT);
+        switch (lower) {
+            case "postgresql": case "postgres": return new PostgresDialect();
+            case "mariadb": return new MySqlDialect(false);
+            case "mysql": return new MySqlDialect(true);
+            case "h2": return new H2Dialect();
+            default: throw new StoreConfigurationException("unknown database '" + name + "'; expected postgresql, mariadb, mysql or h2");
+        }
+    }
+
     /** Short name, also the base name of the shipped DDL resource. */
     public abstract String name();
 

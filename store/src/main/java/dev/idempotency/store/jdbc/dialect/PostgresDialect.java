@@ -41,14 +41,18 @@ final class PostgresDialect extends Dialect {
 
     @Override
     public String limitedUpdate(String table, String set, String where, int limit) {
-        return "UPDATE " + table + " SET " + set + " WHERE " + where + " AND (scope, idem_key) IN (SELECT scope, idem_key FROM "
-                + table + " WHERE " + where + " LIMIT " + limit + " FOR UPDATE SKIP LOCKED)";
+        return "UPDATE " + table + " SET " + set + " WHERE " + where + " AND ctid = ANY(" + batchOf(table, where, limit) + ")";
     }
 
     @Override
     public String limitedDelete(String table, String where, int limit) {
-        return "DELETE FROM " + table + " WHERE " + where + " AND (scope, idem_key) IN (SELECT scope, idem_key FROM "
-                + table + " WHERE " + where + " LIMIT " + limit + " FOR UPDATE SKIP LOCKED)";
+        return "DELETE FROM " + table + " WHERE " + where + " AND ctid = ANY(" + batchOf(table, where, limit) + ")";
+    }
+
+    // ARRAY(...) evaluates the limited select once. Under IN (...) the planner may run it again for each outer row,
+    // and the batch grew past its limit (measured: a purge of batch size 2 deleted 5 rows in one statement).
+    private static String batchOf(String table, String where, int limit) {
+        return "ARRAY(SELECT ctid FROM " + table + " WHERE " + where + " LIMIT " + limit + " FOR UPDATE SKIP LOCKED)";
     }
 
     // CREATE ... IF NOT EXISTS races on the catalog's unique indexes in PostgreSQL; its DDL is transactional, so a

@@ -6,17 +6,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The value formats settings accept: durations ({@code 500ms 30s 5m 24h 7d}), sizes ({@code 1MiB}), booleans. */
-final class ValueParsers {
+public final class ValueParsers {
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(b|kb|kib|mb|mib|gb|gib)?");
 
     private ValueParsers() {
     }
 
-    static final String DURATION_FORMAT = "a duration such as 500ms, 30s, 5m, 24h or 7d";
+    public static final String DURATION_FORMAT = "a duration such as 500ms, 30s, 5m, 24h or 7d";
     static final String SIZE_FORMAT = "a size in bytes such as 65536, 512KiB or 1MiB";
 
-    static Duration duration(String value) {
+    public static Duration duration(String value) {
         Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
         Long n = m.matches() ? number(m.group(1)) : null;
         if (n == null) return null;

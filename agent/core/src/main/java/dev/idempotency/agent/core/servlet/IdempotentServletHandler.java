@@ -44,10 +44,13 @@ public final class IdempotentServletHandler implements ServletHandler {
     private final RateLimitedLog faults = new RateLimitedLog(10_000);
     private final RateLimitedLog undecided = new RateLimitedLog(60_000);
 
-    public IdempotentServletHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage jaxrsCoverage) {
+    private final RequestsBeforeAttach beforeAttach;
+
+    public IdempotentServletHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage jaxrsCoverage, RequestsBeforeAttach beforeAttach) {
         this.config = config;
         this.gate = gate;
         this.jaxrsCoverage = jaxrsCoverage;
+        this.beforeAttach = beforeAttach;
         this.applicationFilters = new ApplicationFilters(config.applicationFilters);
     }
 
@@ -72,6 +75,10 @@ public final class IdempotentServletHandler implements ServletHandler {
         Object state = http.attribute(request, ExchangeAttributes.HANDLED);
         if (state != null) return pendingDecision(http, component, servlet, request, response, state);
         if (!http.isInitialDispatch(request) || http.attribute(request, IGNORED_ATTRIBUTE) != null) return null;
+        if (beforeAttach.isCurrentRequestOlder()) {
+            http.setAttribute(request, IGNORED_ATTRIBUTE, Boolean.TRUE);
+            return null;
+        }
         return guarded(http, response, () -> take(http, component, servlet, request, response, method, keyField != null));
     }
 

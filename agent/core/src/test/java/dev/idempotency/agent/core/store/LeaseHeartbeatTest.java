@@ -54,10 +54,12 @@ class LeaseHeartbeatTest {
         @Override public Reservation reserve(String scope, String key, String fingerprint) { throw new UnsupportedOperationException(); }
         @Override public boolean complete(OwnershipToken token, StoredResponse response) { throw new UnsupportedOperationException(); }
         @Override public int sweepExpiredLeases() { return 0; }
-        @Override public int purgeExpired() { return 0; }
+        @Override public int purgeExpired(java.util.function.IntConsumer afterEachBatch) { return 0; }
         @Override public byte[] installationSecret() { throw new UnsupportedOperationException(); }
         @Override public Optional<KeyRecord> find(String scope, String key) { throw new UnsupportedOperationException(); }
-        @Override public List<KeyRecord> list(KeyStatus status, int limit) { throw new UnsupportedOperationException(); }
+        @Override public List<KeyRecord> list(dev.idempotency.store.KeyQuery query) { throw new UnsupportedOperationException(); }
+        @Override public java.util.Map<KeyStatus, Long> countByStatus() { throw new UnsupportedOperationException(); }
+        @Override public java.time.Instant databaseTime() { throw new UnsupportedOperationException(); }
         @Override public boolean resolveForRetry(String scope, String key) { throw new UnsupportedOperationException(); }
         @Override public boolean resolveAsCompleted(String scope, String key, StoredResponse response) { throw new UnsupportedOperationException(); }
         @Override public boolean delete(String scope, String key) { throw new UnsupportedOperationException(); }

@@ -1,0 +1,168 @@
+package dev.idempotency.agent.core.cli;
+
+import dev.idempotency.agent.core.config.AgentConfig;
+import dev.idempotency.agent.core.config.ConfigException;
+import dev.idempotency.store.KeyQuery;
+import dev.idempotency.store.KeyRecord;
+import dev.idempotency.store.KeyStatus;
+import dev.idempotency.store.SchemaMode;
+import dev.idempotency.store.StoreConfigurationException;
+import dev.idempotency.store.StoreException;
+import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code doctor}: checks a configuration end to end, one line per check with what to do about it. It never changes
+ * the store: the schema is validated, not created, and the privilege probes are rolled back.
+ */
+final class DoctorCommand {
+    /** The store measures every lease and expiry by the database's clock; beyond this, times shown here mislead. */
+    private static final Duration NOTABLE_SKEW = Duration.ofSeconds(2);
+
+    private final OperatorCli cli;
+    private final CliConsole console;
+    private int failures;
+    private int warnings;
+
+    DoctorCommand(OperatorCli cli, CliConsole console) {
+        this.cli = cli;
+        this.console = console;
+    }
+
+    int run(CliArguments arguments) {
+        arguments.allowOnly("doctor");
+        arguments.expectPositional("doctor", 1);
+        AgentConfig config;
+        try {
+            config = cli.config(arguments);
+        } catch (ConfigException e) {
+            fail("settings", e.getMessage());
+            return summary();
+        }
+        StoreSettings settings = config.store;
+        ok("settings", "store " + settings.redactedUrl() + ", table " + settings.table() + ", schema mode "
+                + lower(settings.schemaMode()) + ", on expired lease " + lower(settings.expiredLeasePolicy()));
+        for (String unknown : config.unknownSettings()) warn("settings", "unknown setting " + unknown + " is ignored by the agent (a typo?)");
+
+        try (JdbcIdempotencyStore plain = JdbcIdempotencyStore.open(settings.toBuilder().schemaMode(SchemaMode.NONE).poolSize(1).build())) {
+            if (!reachable(plain, settings)) return summary();
+            boolean tableValid = schema(plain, settings);
+            privileges(plain, settings);
+            if (tableValid) keys(plain);
+        }
+        return summary();
+    }
+
+    private boolean reachable(JdbcIdempotencyStore store, StoreSettings settings) {
+        Instant database;
+        long before = System.currentTimeMillis();
+        try {
+            database = store.databaseTime();
+        } catch (StoreException e) {
+            fail("store", OperatorCli.oneLine(e.getMessage()) + " -> check the URL, that the database runs and accepts"
+                    + " connections from this machine, and the user and password");
+            return false;
+        }
+        long after = System.currentTimeMillis();
+        ok("store", store.dialectName() + " reachable, " + (after - before) + " ms for the first statement");
+        long skew = database.toEpochMilli() - (before + after) / 2;
+        String clocks = "the database's clock is " + Math.abs(skew) + " ms " + (skew >= 0 ? "ahead of" : "behind") + " this machine's";
+        if (Math.abs(skew) > NOTABLE_SKEW.toMillis() + (after - before)) {
+            warn("clock", clocks + "; the agent measures leases and expiry by the database's clock only, but times in"
+                    + " server logs and on this machine will disagree with the store's: synchronise the clocks (NTP)");
+        } else {
+            ok("clock", clocks);
+        }
+        return true;
+    }
+
+    private boolean schema(JdbcIdempotencyStore plain, StoreSettings settings) {
+        try (JdbcIdempotencyStore validating = JdbcIdempotencyStore.open(settings.toBuilder().schemaMode(SchemaMode.VALIDATE).poolSize(1).build())) {
+            validating.checkSchema();
+            ok("schema", "table " + settings.table() + " is valid");
+            return true;
+        } catch (StoreException | StoreConfigurationException e) {
+            boolean exists = plain.tableExists();
+            if (!exists && settings.schemaMode() == SchemaMode.CREATE) {
+                warn("schema", "table " + settings.table() + " does not exist yet; the agent creates it on its first keyed"
+                        + " request (schema mode create)");
+            } else if (settings.schemaMode() == SchemaMode.NONE && !exists) {
+                fail("schema", "table " + settings.table() + " does not exist and schema mode is none -> create it with"
+                        + " `java -jar idempotency-agent.jar schema " + plain.dialectName() + "`");
+            } else {
+                fail("schema", OperatorCli.oneLine(e.getMessage()));
+            }
+            return false;
+        }
+    }
+
+    private void privileges(JdbcIdempotencyStore plain, StoreSettings settings) {
+        boolean ddl = settings.schemaMode() == SchemaMode.CREATE;
+        boolean exists = plain.tableExists();
+        List<String> problems = exists ? plain.privilegeProblems(ddl) : plain.creationProblems();
+        for (String problem : problems) {
+            fail("privileges", OperatorCli.oneLine(problem) + " -> grant it to the store's user"
+                    + (problem.contains("create tables") ? ", or create the schema by hand and use schema mode validate" : ""));
+        }
+        if (problems.isEmpty()) {
+            ok("privileges", (exists ? "select, insert, update and delete on " + settings.table() : "")
+                    + (exists && ddl ? "; " : "") + (ddl ? "create tables (schema mode create)" : ""));
+        }
+    }
+
+    private void keys(JdbcIdempotencyStore store) {
+        Map<KeyStatus, Long> counts = store.countByStatus();
+        StringBuilder line = new StringBuilder();
+        for (KeyStatus status : KeyStatus.values()) {
+            if (line.length() > 0) line.append(", ");
+            line.append(counts.getOrDefault(status, 0L)).append(' ').append(KeyFormat.status(status));
+        }
+        ok("keys", line.toString());
+        long unknown = counts.getOrDefault(KeyStatus.UNKNOWN, 0L);
+        if (unknown == 0) {
+            ok("unknown", "no key of unknown outcome");
+            return;
+        }
+        List<KeyRecord> oldest = store.list(KeyQuery.all(1).withStatus(KeyStatus.UNKNOWN));
+        String example = oldest.isEmpty() ? "" : "; the oldest was created " + oldest.get(0).createdAt() + " (scope '"
+                + oldest.get(0).scope() + "', key '" + oldest.get(0).key() + "')";
+        warn("unknown", unknown + (unknown == 1 ? " key's" : " keys'") + " outcome is unknown" + example
+                + " -> keys list --status unknown, keys show, then keys resolve --retry or --completed");
+    }
+
+    private void ok(String check, String message) {
+        console.out.println(pad("ok", 5) + pad(check, 12) + message);
+    }
+
+    private void warn(String check, String message) {
+        warnings++;
+        console.out.println(pad("warn", 5) + pad(check, 12) + message);
+    }
+
+    private void fail(String check, String message) {
+        failures++;
+        console.out.println(pad("FAIL", 5) + pad(check, 12) + message);
+    }
+
+    private int summary() {
+        console.out.println(failures == 0
+                ? "doctor: no problem found" + (warnings == 0 ? "" : " (" + warnings + (warnings == 1 ? " warning" : " warnings") + ")")
+                : "doctor: " + failures + (failures == 1 ? " problem" : " problems") + " found");
+        return failures == 0 ? OperatorCli.OK : OperatorCli.FAILED;
+    }
+
+    private static String pad(String s, int width) {
+        StringBuilder b = new StringBuilder(s);
+        while (b.length() < width) b.append(' ');
+        return b.append(' ').toString();
+    }
+
+    private static String lower(Enum<?> e) {
+        return e.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+}
