@@ -14,6 +14,8 @@ import dev.idempotency.agent.core.servlet.IdempotentServletHandler;
 import dev.idempotency.agent.core.servlet.RequestsBeforeAttach;
 import dev.idempotency.agent.core.servlet.ServletInstrumentation;
 import dev.idempotency.agent.core.store.StoreLifecycle;
+import dev.idempotency.agent.core.telemetry.AgentMetrics;
+import dev.idempotency.agent.core.telemetry.Telemetry;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
@@ -52,12 +54,15 @@ public final class AgentInstaller {
             System.setProperty(STATE_PROPERTY, "disabled by idempotency.enabled=false");
             return;
         }
-        StoreLifecycle lifecycle = new StoreLifecycle(config.store, config.sweepInterval);
-        IdempotencyGate gate = new IdempotencyGate(config, lifecycle);
+        AgentMetrics metrics = new AgentMetrics();
+        StoreLifecycle lifecycle = new StoreLifecycle(config.store, config.sweepInterval, metrics);
+        IdempotencyGate gate = new IdempotencyGate(config, lifecycle, metrics);
+        Telemetry telemetry = new Telemetry(metrics, Telemetry.housekeeping(lifecycle::purgeNow, lifecycle::sweepNow),
+                config.jmx, config.metricsHost, config.metricsPort);
         JaxrsCoverage jaxrsCoverage = new JaxrsCoverage();
         RequestsBeforeAttach beforeAttach = new RequestsBeforeAttach();
-        ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage, beforeAttach));
-        JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage));
+        ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage, beforeAttach, telemetry));
+        JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage, telemetry));
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
@@ -69,6 +74,7 @@ public final class AgentInstaller {
                         .or(nameStartsWith("dev.idempotency.agent.")).or(isSynthetic()));
         JaxrsInstrumentation.apply(ServletInstrumentation.apply(builder)).installOn(instrumentation);
         if (attached) {
+            telemetry.start();
             int running = beforeAttach.snapshot();
             AgentLog.info("attached to a running JVM: servlets and filters already loaded were retransformed; " + running
                     + (running == 1 ? " request" : " requests") + " in flight now finish untouched, every request from now on is"

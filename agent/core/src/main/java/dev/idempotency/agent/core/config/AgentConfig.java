@@ -62,6 +62,9 @@ public final class AgentConfig {
         d.put("idempotency.store.connect-timeout", "2s");
         d.put("idempotency.store.query-timeout", "5s");
         d.put("idempotency.log.level", "info");
+        d.put("idempotency.jmx", "true");
+        d.put("idempotency.metrics.port", "");
+        d.put("idempotency.metrics.host", "127.0.0.1");
         d.put(ConfigSource.CONFIG_FILE, null);
         DEFAULTS = Collections.unmodifiableMap(d);
     }
@@ -88,6 +91,10 @@ public final class AgentConfig {
     public final FailureMode failureMode;
     public final Duration sweepInterval;
     public final AgentLog.Level logLevel;
+    public final boolean jmx;
+    /** 0: no metrics endpoint. */
+    public final int metricsPort;
+    public final String metricsHost;
     public final StoreSettings store;
 
     private AgentConfig(ConfigSource source) {
@@ -119,6 +126,11 @@ public final class AgentConfig {
                 ValueParsers.DURATION_FORMAT + ", from 1h to 3650d");
         sweepInterval = read("idempotency.sweep-interval", v -> durationAtLeast(v, Duration.ofSeconds(1)), ValueParsers.DURATION_FORMAT + ", at least 1s");
         logLevel = read("idempotency.log.level", v -> enumValue(AgentLog.Level.class, v), "error, warn, info or debug");
+        Boolean jmxEnabled = read("idempotency.jmx", ValueParsers::bool, "true or false");
+        jmx = jmxEnabled == null || jmxEnabled;
+        Integer port = read("idempotency.metrics.port", v -> v.isEmpty() ? Integer.valueOf(0) : intIn(v, 1, 65535), "a TCP port from 1 to 65535 (empty: no endpoint)");
+        metricsPort = port == null ? 0 : port;
+        metricsHost = read("idempotency.metrics.host", v -> v.isEmpty() ? null : v, "a host name or address to bind the metrics endpoint to");
         String url = read("idempotency.store.url", v -> v, "a JDBC URL");
         String user = read("idempotency.store.user", v -> v, "a user name");
         String password = read("idempotency.store.password", v -> v, "a password");

@@ -2,11 +2,13 @@ package dev.idempotency.agent.core.gate;
 
 import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.log.AgentLog;
+import dev.idempotency.agent.core.telemetry.AgentMetrics;
 import dev.idempotency.agent.core.protocol.ReplayHeaders;
 import dev.idempotency.agent.core.store.LeaseHeartbeat;
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.StoreException;
+import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.StoredResponse;
 
 import java.util.ArrayList;
@@ -40,9 +42,12 @@ public final class Admission {
     private final boolean personalScope;
     private final AtomicBoolean ended = new AtomicBoolean();
 
+    private final AgentMetrics metrics;
+
     Admission(IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
-              boolean personalScope) {
+              boolean personalScope, AgentMetrics metrics) {
         this.store = store;
+        this.metrics = metrics;
         this.heartbeat = heartbeat;
         this.token = token;
         this.description = description;
@@ -75,6 +80,12 @@ public final class Admission {
 
     /** Ends the admission with the application's response (the caller has called {@link #end()}). */
     public Conclusion conclude(int status, List<String[]> headers, byte[] body) {
+        Conclusion conclusion = concluded(status, headers, body);
+        metrics.completed(AgentMetrics.Completion.valueOf(conclusion.name()));
+        return conclusion;
+    }
+
+    private Conclusion concluded(int status, List<String[]> headers, byte[] body) {
         if (status >= 500 && !config.storeServerErrors) {
             release("status " + status);
             return Conclusion.RELEASED;
@@ -104,7 +115,11 @@ public final class Admission {
         StoreException failure = null;
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
-                if (!store.complete(token, response)) {
+                long start = System.nanoTime();
+                boolean completed = store.complete(token, response);
+                metrics.completeTook(System.nanoTime() - start);
+                metrics.storeReachable(true);
+                if (!completed) {
                     AgentLog.warn(description + ": the key was taken over or resolved while this request ran; its response was not"
                             + " recorded and is not sent");
                     return Conclusion.TAKEN_OVER;
@@ -112,6 +127,7 @@ public final class Admission {
                 AgentLog.debug(description + ": recorded " + response);
                 return Conclusion.RECORDED;
             } catch (StoreException e) {
+                if (e instanceof StoreUnavailableException) metrics.storeReachable(false);
                 failure = e;
             }
         }

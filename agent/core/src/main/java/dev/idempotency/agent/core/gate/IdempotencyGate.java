@@ -13,6 +13,8 @@ import dev.idempotency.agent.core.protocol.Problem;
 import dev.idempotency.agent.core.protocol.ReplayHeaders;
 import dev.idempotency.agent.core.protocol.TenantScope;
 import dev.idempotency.agent.core.store.StoreLifecycle;
+import dev.idempotency.agent.core.telemetry.AgentMetrics;
+import dev.idempotency.agent.core.telemetry.Outcome;
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.Reservation;
 import dev.idempotency.store.StoreException;
@@ -40,16 +42,19 @@ public final class IdempotencyGate {
     private final IdempotencyKeyParser keys;
     private final TenantScope tenants;
     private final RateLimitedLog openWarnings = new RateLimitedLog(10_000);
+    private final AgentMetrics metrics;
 
-    public IdempotencyGate(AgentConfig config, StoreLifecycle lifecycle) {
+    public IdempotencyGate(AgentConfig config, StoreLifecycle lifecycle, AgentMetrics metrics) {
         this.config = config;
         this.lifecycle = lifecycle;
+        this.metrics = metrics;
         this.keys = new IdempotencyKeyParser(config.keyMaxLength);
         this.tenants = new TenantScope(config.tenant, lifecycle::installationSecret);
     }
 
     /** The answer for a handled request without a key on a path or route where one is required. */
     public Answer keyMissing(String method) {
+        metrics.count(Outcome.BAD_KEY);
         return Answer.problem(Problem.KEY_MISSING, "This endpoint requires an " + config.header + " header on " + method + " requests.", null);
     }
 
@@ -61,30 +66,37 @@ public final class IdempotencyGate {
      */
     public RequestCapture capture(String method, String path, String query, String contentType, List<String> keyFields,
                                   Body body, long declaredLength) {
+        RequestCapture capture = read(method, path, query, contentType, keyFields, body, declaredLength);
+        if (capture.problem() != null) metrics.count(capture.refusal());
+        return capture;
+    }
+
+    private RequestCapture read(String method, String path, String query, String contentType, List<String> keyFields,
+                                Body body, long declaredLength) {
         IdempotencyKeyParser.Result key = keys.parse(keyFields);
-        if (!key.valid()) return RequestCapture.refused(method, path, Answer.problem(Problem.KEY_INVALID, key.problem() + ".", null));
+        if (!key.valid()) return RequestCapture.refused(method, path, Outcome.BAD_KEY, Answer.problem(Problem.KEY_INVALID, key.problem() + ".", null));
         boolean form = FormBody.isForm(contentType);
         boolean multipart = MultipartBody.isMultipart(contentType);
         String charset = MediaType.parameter(contentType, "charset");
         if ((form || multipart) && !MediaType.charsetSupported(charset)) {
-            return RequestCapture.refused(method, path, Answer.problem(Problem.REQUEST_UNREADABLE,
+            return RequestCapture.refused(method, path, Outcome.UNREADABLE, Answer.problem(Problem.REQUEST_UNREADABLE,
                     "The request's charset '" + charset + "' is not supported, so its form fields cannot be read.", null));
         }
         byte[] bytes;
         try {
             bytes = BoundedBody.read(body.open(), config.maxRequestBytes, declaredLength);
         } catch (BoundedBody.TooLargeException e) {
-            return RequestCapture.refused(method, path, Answer.problem(Problem.REQUEST_TOO_LARGE, "Requests with an " + config.header
+            return RequestCapture.refused(method, path, Outcome.TOO_LARGE, Answer.problem(Problem.REQUEST_TOO_LARGE, "Requests with an " + config.header
                     + " may carry at most " + config.maxRequestBytes + " bytes.", null));
         } catch (IOException e) {
-            return RequestCapture.refused(method, path, Answer.problem(Problem.REQUEST_UNREADABLE, "The request body could not be read: " + e.getMessage(), null));
+            return RequestCapture.refused(method, path, Outcome.UNREADABLE, Answer.problem(Problem.REQUEST_UNREADABLE, "The request body could not be read: " + e.getMessage(), null));
         }
         List<CapturedPart> parts = null;
         if (multipart) {
             try {
                 parts = MultipartBody.parse(bytes, contentType);
             } catch (MultipartBody.MalformedException e) {
-                return RequestCapture.refused(method, path, Answer.problem(Problem.REQUEST_UNREADABLE, "The multipart body is malformed: " + e.getMessage() + ".", null));
+                return RequestCapture.refused(method, path, Outcome.UNREADABLE, Answer.problem(Problem.REQUEST_UNREADABLE, "The multipart body is malformed: " + e.getMessage() + ".", null));
             }
         }
         return RequestCapture.of(method, path, query, contentType, key.key(), bytes, parts);
@@ -97,6 +109,12 @@ public final class IdempotencyGate {
      * @param route the matched route template when the transport knows it (JAX-RS), else null; for diagnostics only
      */
     public Decision decide(RequestCapture capture, Credentials who, String route) {
+        Decision decision = reserve(capture, who, route);
+        metrics.count(decision.outcome());
+        return decision;
+    }
+
+    private Decision reserve(RequestCapture capture, Credentials who, String route) {
         String description = route != null ? route + " (" + capture.path() + ") [" + capture.key() + "]" : capture.description();
         IdempotencyStore store;
         Reservation reservation;
@@ -104,9 +122,15 @@ public final class IdempotencyGate {
         try {
             store = lifecycle.store();
             scope = tenants.scopeOf(who);
+            long start = System.nanoTime();
             reservation = store.reserve(scope, capture.key(), capture.fingerprint());
+            metrics.reserveTook(System.nanoTime() - start);
+            metrics.storeReachable(true);
         } catch (StoreException e) {
-            if (e instanceof StoreUnavailableException) lifecycle.releaseLater(((StoreUnavailableException) e).possiblyReserved());
+            if (e instanceof StoreUnavailableException) {
+                metrics.storeReachable(false);
+                lifecycle.releaseLater(((StoreUnavailableException) e).possiblyReserved());
+            }
             return storeUnavailable(description, e);
         }
         AgentLog.debug(description + " scope " + scope + ": " + reservation.outcome());
@@ -114,16 +138,16 @@ public final class IdempotencyGate {
             case ACQUIRED:
             case REACQUIRED:
                 return Decision.run(new Admission(store, lifecycle.heartbeat(), reservation.token(), description, config,
-                        TenantScope.isPersonal(scope)));
+                        TenantScope.isPersonal(scope), metrics));
             case REPLAY:
-                return Decision.answer(replay(reservation.response()));
+                return replay(reservation.response());
             case IN_FLIGHT:
-                return Decision.answer(inFlight(reservation.leaseRemainingMillis()));
+                return Decision.answer(Outcome.IN_FLIGHT, inFlight(reservation.leaseRemainingMillis()));
             case MISMATCH:
-                return Decision.answer(Answer.problem(Problem.KEY_REUSED, "This " + config.header
+                return Decision.answer(Outcome.MISMATCH, Answer.problem(Problem.KEY_REUSED, "This " + config.header
                         + " was already used for a request with a different method, path, query or body.", null));
             case OUTCOME_UNKNOWN:
-                return Decision.answer(outcomeUnknownAnswer(config.header));
+                return Decision.answer(Outcome.UNKNOWN, outcomeUnknownAnswer(config.header));
             default:
                 throw new IllegalStateException("unhandled outcome " + reservation.outcome());
         }
@@ -143,20 +167,21 @@ public final class IdempotencyGate {
     }
 
     /** When the agent itself fails before the application runs: the request is refused, never run unprotected. */
-    public static Answer agentFault() {
+    public Answer agentFault() {
+        metrics.count(Outcome.AGENT_FAULT);
         return Answer.problem(Problem.AGENT_FAULT, "The idempotency agent could not process this request, so it was not"
                 + " processed. Retry later with the same Idempotency-Key.", "2");
     }
 
-    private Answer replay(StoredResponse stored) {
+    private Decision replay(StoredResponse stored) {
         for (StoredResponse.Header h : stored.headers()) {
             if (h.name().equalsIgnoreCase(ReplayHeaders.NOT_KEPT_MARKER)) {
-                return Answer.problem(Problem.RESPONSE_NOT_KEPT, "The request with this " + config.header
+                return Decision.answer(Outcome.NOT_KEPT, Answer.problem(Problem.RESPONSE_NOT_KEPT, "The request with this " + config.header
                         + " was processed (status " + stored.status() + "), but its response was too large to be kept, so it cannot be"
-                        + " replayed. It will not be run again.", null);
+                        + " replayed. It will not be run again.", null));
             }
         }
-        return Answer.replay(stored);
+        return Decision.answer(Outcome.REPLAYED, Answer.replay(stored));
     }
 
     private Decision storeUnavailable(String description, StoreException e) {
@@ -165,7 +190,7 @@ public final class IdempotencyGate {
             return Decision.runUnprotected();
         }
         AgentLog.warn(description + ": idempotency store unavailable, answering 503: " + e.getMessage());
-        return Decision.answer(Answer.problem(Problem.STORE_UNAVAILABLE, "The idempotency store cannot be reached, so the request was"
+        return Decision.answer(Outcome.STORE_UNAVAILABLE, Answer.problem(Problem.STORE_UNAVAILABLE, "The idempotency store cannot be reached, so the request was"
                 + " not processed. Retry later with the same " + config.header + ".", "2"));
     }
 }

@@ -2,6 +2,7 @@ package dev.idempotency.agent.core.gate;
 
 import dev.idempotency.agent.bootstrap.bridge.CapturedBody;
 import dev.idempotency.agent.bootstrap.bridge.CapturedPart;
+import dev.idempotency.agent.core.telemetry.Outcome;
 import dev.idempotency.agent.core.protocol.FormBody;
 import dev.idempotency.agent.core.protocol.MediaType;
 import dev.idempotency.agent.core.protocol.RequestFingerprint;
@@ -24,10 +25,11 @@ public final class RequestCapture implements CapturedBody {
     private final byte[] body;
     private final List<CapturedPart> multipart;
     private final Answer problem;
+    private final Outcome refusal;
     private final String description;
 
     private RequestCapture(String method, String path, String query, String contentType, String key, byte[] body,
-                           List<CapturedPart> multipart, Answer problem) {
+                           List<CapturedPart> multipart, Outcome refusal, Answer problem) {
         this.method = method;
         this.path = path;
         this.query = query;
@@ -36,17 +38,21 @@ public final class RequestCapture implements CapturedBody {
         this.body = body;
         this.multipart = multipart;
         this.problem = problem;
+        this.refusal = refusal;
         this.description = method + " " + path + " [" + key + "]";
     }
 
     static RequestCapture of(String method, String path, String query, String contentType, String key, byte[] body,
                              List<CapturedPart> multipart) {
-        return new RequestCapture(method, path, query, contentType, key, body, multipart, null);
+        return new RequestCapture(method, path, query, contentType, key, body, multipart, null, null);
     }
 
-    static RequestCapture refused(String method, String path, Answer problem) {
-        return new RequestCapture(method, path, null, null, null, new byte[0], null, problem);
+    static RequestCapture refused(String method, String path, Outcome refusal, Answer problem) {
+        return new RequestCapture(method, path, null, null, null, new byte[0], null, refusal, problem);
     }
+
+    /** What kind of refusal {@link #problem()} is, for the figures. */
+    Outcome refusal() { return refusal; }
 
     /** Why the request is refused before the application could run; null when it was captured. */
     public Answer problem() { return problem; }

@@ -16,6 +16,7 @@ import dev.idempotency.agent.core.gate.RequestCredentials;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.protocol.RequestPath;
+import dev.idempotency.agent.core.telemetry.Telemetry;
 
 import java.io.IOException;
 
@@ -46,8 +47,12 @@ public final class IdempotentServletHandler implements ServletHandler {
 
     private final RequestsBeforeAttach beforeAttach;
 
-    public IdempotentServletHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage jaxrsCoverage, RequestsBeforeAttach beforeAttach) {
+    private final Telemetry telemetry;
+
+    public IdempotentServletHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage jaxrsCoverage, RequestsBeforeAttach beforeAttach,
+                                    Telemetry telemetry) {
         this.config = config;
+        this.telemetry = telemetry;
         this.gate = gate;
         this.jaxrsCoverage = jaxrsCoverage;
         this.beforeAttach = beforeAttach;
@@ -56,6 +61,7 @@ public final class IdempotentServletHandler implements ServletHandler {
 
     @Override
     public ServletExchange enter(Object component, boolean servlet, Object request, Object response) {
+        telemetry.onRequest();
         ServletAccessor http = edges.forRequest(request.getClass());
         if (http == null) return null;
         String method = http.method(request);
@@ -191,7 +197,7 @@ public final class IdempotentServletHandler implements ServletHandler {
             return step.run();
         } catch (Throwable t) {
             faults.run(() -> AgentLog.error("could not process a keyed request; it was refused with 503, not run", t));
-            return answer(http, response, IdempotencyGate.agentFault());
+            return answer(http, response, gate.agentFault());
         }
     }
 

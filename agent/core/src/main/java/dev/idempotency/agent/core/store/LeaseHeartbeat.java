@@ -30,8 +30,15 @@ public final class LeaseHeartbeat {
     private int failedTicks;
     private long lastFailureLog;
 
+    private final Runnable onFailure;
+
     LeaseHeartbeat(IdempotencyStore store, Duration lease) {
+        this(store, lease, () -> { });
+    }
+
+    LeaseHeartbeat(IdempotencyStore store, Duration lease, Runnable onFailure) {
         this.store = store;
+        this.onFailure = onFailure;
         long period = Math.max(100, lease.toMillis() / 3);
         ScheduledExecutorService timer = AgentThreads.single("heartbeat");
         timer.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
@@ -52,6 +59,11 @@ public final class LeaseHeartbeat {
     }
 
     /** True while a request of this JVM runs with a key (not counting work the container already gave up on). */
+    /** How many keys requests of this JVM hold now (including abandoned work in its grace). */
+    public int runningCount() {
+        return running.size();
+    }
+
     public boolean hasRunningRequests() {
         return running.containsValue(Long.MAX_VALUE);
     }
@@ -99,6 +111,7 @@ public final class LeaseHeartbeat {
 
     private void failed(Throwable t) {
         failedTicks++;
+        onFailure.run();
         long now = System.currentTimeMillis();
         if (now - lastFailureLog >= FAILURE_LOG_PERIOD_MILLIS) {
             lastFailureLog = now;

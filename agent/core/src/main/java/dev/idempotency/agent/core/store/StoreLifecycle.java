@@ -1,6 +1,7 @@
 package dev.idempotency.agent.core.store;
 
 import dev.idempotency.agent.core.log.AgentLog;
+import dev.idempotency.agent.core.telemetry.AgentMetrics;
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
@@ -27,9 +28,22 @@ public final class StoreLifecycle {
     private volatile IdempotencyStore store;
     private volatile LeaseHeartbeat heartbeat;
 
-    public StoreLifecycle(StoreSettings settings, Duration sweepInterval) {
+    private final AgentMetrics metrics;
+
+    public StoreLifecycle(StoreSettings settings, Duration sweepInterval, AgentMetrics metrics) {
         this.settings = settings;
         this.sweepInterval = sweepInterval;
+        this.metrics = metrics;
+    }
+
+    /** Deletes expired keys now (an operator's JMX operation); opens the store if need be. */
+    public int purgeNow() {
+        return store().purgeExpired();
+    }
+
+    /** Applies the expired-lease policy now (an operator's JMX operation). */
+    public int sweepNow() {
+        return store().sweepExpiredLeases();
     }
 
     /** The open store; opens it on first use. Throws {@link StoreException} when it cannot be had in bounded time. */
@@ -103,7 +117,9 @@ public final class StoreLifecycle {
             AgentLog.error("idempotency store " + settings.redactedUrl() + " is not usable: " + e.getMessage());
             throw e;
         }
-        heartbeat = new LeaseHeartbeat(opened, settings.lease());
+        heartbeat = new LeaseHeartbeat(opened, settings.lease(), metrics::heartbeatFailed);
+        LeaseHeartbeat beating = heartbeat;
+        metrics.keysInFlightFrom(beating::runningCount);
         Housekeeper.start(opened, sweepInterval);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAfterRunningRequests(opened, heartbeat), "idempotency-agent-shutdown"));
         AgentLog.info("store open: " + opened.dialectName() + " " + settings.redactedUrl() + ", table " + settings.table());

@@ -3,6 +3,7 @@ package dev.idempotency.agent.core.gate;
 import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.config.ConfigSource;
 import dev.idempotency.agent.core.store.StoreLifecycle;
+import dev.idempotency.agent.core.telemetry.AgentMetrics;
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.KeyStatus;
 import dev.idempotency.store.Reservation;
@@ -27,6 +28,7 @@ class AdmissionTest {
     private static final List<String[]> HEADERS = Arrays.asList(new String[] {"Content-Type", "application/json"},
             new String[] {"Set-Cookie", "SESSION=new-session; HttpOnly"}, new String[] {"Date", "Sun, 22 Nov 2026 05:00:00 GMT"});
 
+    private final AgentMetrics metrics = new AgentMetrics();
     private StoreLifecycle lifecycle;
     private AgentConfig config;
 
@@ -36,7 +38,7 @@ class AdmissionTest {
         p.setProperty("idempotency.store.url", "jdbc:h2:mem:admission-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         for (int i = 0; i < settings.length; i += 2) p.setProperty(settings[i], settings[i + 1]);
         config = AgentConfig.load(ConfigSource.of(p, Collections.emptyMap()));
-        lifecycle = new StoreLifecycle(config.store, config.sweepInterval);
+        lifecycle = new StoreLifecycle(config.store, config.sweepInterval, metrics);
         return lifecycle.store();
     }
 
@@ -46,7 +48,7 @@ class AdmissionTest {
     }
 
     private Admission admission(IdempotencyStore store, Reservation reservation, boolean shared) {
-        return new Admission(store, lifecycle.heartbeat(), reservation.token(), "test", config, !shared);
+        return new Admission(store, lifecycle.heartbeat(), reservation.token(), "test", config, !shared, metrics);
     }
 
     private static <T> T await(String what, Supplier<T> value, java.util.function.Predicate<T> done) {

@@ -1,0 +1,60 @@
+package dev.idempotency.agent.core.telemetry;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
+
+/**
+ * The agent's figures, counted where things happen (one keyed request, one outcome) and read by JMX and the metrics
+ * endpoint. Counting costs one uncontended add; requests without a key are never counted.
+ */
+public final class AgentMetrics {
+    /** How a request that ran ended its reservation. */
+    public enum Completion { RECORDED, RELEASED, TAKEN_OVER, NOT_RECORDED }
+
+    private final Map<Outcome, LongAdder> outcomes = new EnumMap<>(Outcome.class);
+    private final Map<Completion, LongAdder> completions = new EnumMap<>(Completion.class);
+    private final LatencyRecorder reserve = new LatencyRecorder();
+    private final LatencyRecorder complete = new LatencyRecorder();
+    private final LongAdder heartbeatFailures = new LongAdder();
+    private volatile boolean storeUp = true;
+    private volatile IntSupplier keysInFlight = () -> 0;
+
+    public AgentMetrics() {
+        for (Outcome o : Outcome.values()) outcomes.put(o, new LongAdder());
+        for (Completion c : Completion.values()) completions.put(c, new LongAdder());
+    }
+
+    public void count(Outcome outcome) { outcomes.get(outcome).increment(); }
+
+    public void completed(Completion completion) { completions.get(completion).increment(); }
+
+    public void reserveTook(long nanos) { reserve.record(nanos); }
+
+    public void completeTook(long nanos) { complete.record(nanos); }
+
+    public void heartbeatFailed() { heartbeatFailures.increment(); }
+
+    /** The last store interaction succeeded (true) or could not reach the store (false). */
+    public void storeReachable(boolean up) {
+        if (storeUp != up) storeUp = up;
+    }
+
+    /** Where the number of keys this JVM's requests hold comes from (the heartbeat, once the store is open). */
+    public void keysInFlightFrom(IntSupplier source) { keysInFlight = source; }
+
+    public long outcome(Outcome outcome) { return outcomes.get(outcome).sum(); }
+
+    public long completions(Completion completion) { return completions.get(completion).sum(); }
+
+    public LatencyRecorder reserveLatency() { return reserve; }
+
+    public LatencyRecorder completeLatency() { return complete; }
+
+    public long heartbeatFailures() { return heartbeatFailures.sum(); }
+
+    public boolean storeUp() { return storeUp; }
+
+    public int keysInFlight() { return keysInFlight.getAsInt(); }
+}

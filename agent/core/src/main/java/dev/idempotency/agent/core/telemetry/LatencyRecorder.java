@@ -1,0 +1,62 @@
+package dev.idempotency.agent.core.telemetry;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Durations of one store operation: a cumulative histogram (for Prometheus) and the most recent samples (for the p50
+ * and p99 over a recent window). Recording is lock-free and allocation-free; reading copies the window.
+ */
+public final class LatencyRecorder {
+    /** Upper bounds of the histogram buckets, in seconds. */
+    static final double[] BOUNDS = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+    private static final int WINDOW = 1024;
+
+    private final LongAdder[] buckets = new LongAdder[BOUNDS.length + 1];
+    private final LongAdder count = new LongAdder();
+    private final LongAdder sumNanos = new LongAdder();
+    private final AtomicLongArray recent = new AtomicLongArray(WINDOW);
+    private final AtomicLong written = new AtomicLong();
+
+    public LatencyRecorder() {
+        for (int i = 0; i < buckets.length; i++) buckets[i] = new LongAdder();
+    }
+
+    public void record(long nanos) {
+        double seconds = nanos / 1e9;
+        int bucket = 0;
+        while (bucket < BOUNDS.length && seconds > BOUNDS[bucket]) bucket++;
+        buckets[bucket].increment();
+        count.increment();
+        sumNanos.add(nanos);
+        recent.set((int) (written.getAndIncrement() % WINDOW), nanos);
+    }
+
+    public long count() { return count.sum(); }
+
+    public double sumSeconds() { return sumNanos.sum() / 1e9; }
+
+    /** Cumulative counts per bound of {@link #BOUNDS}, then the total (+Inf). */
+    long[] cumulativeBuckets() {
+        long[] cumulative = new long[buckets.length];
+        long running = 0;
+        for (int i = 0; i < buckets.length; i++) {
+            running += buckets[i].sum();
+            cumulative[i] = running;
+        }
+        return cumulative;
+    }
+
+    /** The quantile (0..1) of the recent window, in milliseconds; 0 when nothing was recorded. */
+    public double recentQuantileMillis(double quantile) {
+        int n = (int) Math.min(written.get(), WINDOW);
+        if (n == 0) return 0;
+        long[] samples = new long[n];
+        for (int i = 0; i < n; i++) samples[i] = recent.get(i);
+        Arrays.sort(samples);
+        int index = (int) Math.min(n - 1, Math.max(0, Math.ceil(quantile * n) - 1));
+        return samples[index] / 1e6;
+    }
+}
