@@ -67,6 +67,12 @@ abstract class ServerProcess implements AutoCloseable {
         return "http://127.0.0.1:" + port + contextPath;
     }
 
+    /** The process id of the server's JVM (for attach). */
+    synchronized long pid() {
+        if (process == null) throw new IllegalStateException("not running");
+        return process.pid();
+    }
+
     Path log() {
         return work.resolve("server-" + starts + ".log");
     }

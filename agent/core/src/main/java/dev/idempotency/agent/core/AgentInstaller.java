@@ -71,7 +71,10 @@ public final class AgentInstaller {
                 .with(new FailureListener(attached ? beforeAttach : null))
                 .ignore(nameStartsWith("net.bytebuddy.").or(nameStartsWith("java."))
                         .or(nameStartsWith("sun.")).or(nameStartsWith("jdk.")).or(nameStartsWith("com.sun."))
-                        .or(nameStartsWith("dev.idempotency.agent.")).or(isSynthetic()));
+                        .or(nameStartsWith("dev.idempotency.agent.")).or(isSynthetic())
+                        // other agents' own classes: never servlets, and their generated types cannot be described
+                        .or(nameStartsWith("io.opentelemetry.javaagent.")).or(nameStartsWith("io.opentelemetry.instrumentation."))
+                        .or(nameStartsWith("co.elastic.apm.agent.")).or(nameStartsWith("com.newrelic.")).or(nameStartsWith("datadog.")));
         JaxrsInstrumentation.apply(ServletInstrumentation.apply(builder)).installOn(instrumentation);
         if (attached) {
             telemetry.start();

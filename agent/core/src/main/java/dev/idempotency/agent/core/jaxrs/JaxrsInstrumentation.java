@@ -1,8 +1,8 @@
 package dev.idempotency.agent.core.jaxrs;
 
+import dev.idempotency.agent.core.SuperTypeNamed;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
-import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
@@ -29,7 +29,7 @@ public final class JaxrsInstrumentation {
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(JaxrsInstrumentation.class.getClassLoader())
                         .advice(isConstructor(), ResourceConfigAdvice.class.getName()))
-                .type(hasSuperType(named(JaxrsEdges.JAVAX_APPLICATION).or(named(JaxrsEdges.JAKARTA_APPLICATION)))
+                .type(SuperTypeNamed.anyOf(JaxrsEdges.JAVAX_APPLICATION, JaxrsEdges.JAKARTA_APPLICATION)
                         .and(not(isInterface())).and(not(nameStartsWith("org.glassfish.jersey."))))
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(JaxrsInstrumentation.class.getClassLoader())

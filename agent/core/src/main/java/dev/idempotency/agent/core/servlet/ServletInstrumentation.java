@@ -1,5 +1,6 @@
 package dev.idempotency.agent.core.servlet;
 
+import dev.idempotency.agent.core.SuperTypeNamed;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
@@ -9,7 +10,6 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
 
-import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -30,12 +30,12 @@ public final class ServletInstrumentation {
 
     public static AgentBuilder apply(AgentBuilder builder) {
         ElementMatcher.Junction<TypeDescription> servlets =
-                hasSuperType(named("javax.servlet.Servlet").or(named("jakarta.servlet.Servlet"))).and(not(isInterface()));
+                SuperTypeNamed.anyOf("javax.servlet.Servlet", "jakarta.servlet.Servlet").and(not(isInterface()));
         ElementMatcher.Junction<MethodDescription> service = named("service").and(takesArguments(2)).and(not(isAbstract()))
                 .and(takesArgument(0, namedOneOf("javax.servlet.ServletRequest", "javax.servlet.http.HttpServletRequest",
                         "jakarta.servlet.ServletRequest", "jakarta.servlet.http.HttpServletRequest")));
         ElementMatcher.Junction<TypeDescription> filters =
-                hasSuperType(named("javax.servlet.Filter").or(named("jakarta.servlet.Filter"))).and(not(isInterface()));
+                SuperTypeNamed.anyOf("javax.servlet.Filter", "jakarta.servlet.Filter").and(not(isInterface()));
         ElementMatcher.Junction<MethodDescription> doFilter = named("doFilter").and(takesArguments(3)).and(not(isAbstract()))
                 .and(takesArgument(0, namedOneOf("javax.servlet.ServletRequest", "javax.servlet.http.HttpServletRequest",
                         "jakarta.servlet.ServletRequest", "jakarta.servlet.http.HttpServletRequest")))

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeoutException;
 public final class StoreLifecycle {
     private final StoreSettings settings;
     private static final int SHUTDOWN_WAIT_SECONDS = 30;
+    private static final int FIRST_CONNECTION_ATTEMPTS = 3;
 
     private final Duration sweepInterval;
     private final ScheduledExecutorService opener = AgentThreads.single("store");
@@ -108,10 +109,27 @@ public final class StoreLifecycle {
         return opening;
     }
 
+    /**
+     * The first connection loads and initialises the driver (an embedded database opens its files), which can outlast
+     * the connect timeout meant for a running store, above all in a JVM still starting or beside another agent: the
+     * pool keeps trying in the background, so the opening tries again, a bounded number of times.
+     */
+    private static void firstConnection(JdbcIdempotencyStore store) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                store.checkSchema();
+                return;
+            } catch (dev.idempotency.store.StoreUnavailableException e) {
+                if (attempt == FIRST_CONNECTION_ATTEMPTS) throw e;
+                AgentLog.debug("the store did not answer its first connection in time (attempt " + attempt + "): " + e.getMessage());
+            }
+        }
+    }
+
     private IdempotencyStore open() {
         JdbcIdempotencyStore opened = JdbcIdempotencyStore.open(settings);
         try {
-            opened.checkSchema();
+            firstConnection(opened);
         } catch (RuntimeException e) {
             opened.close();
             AgentLog.error("idempotency store " + settings.redactedUrl() + " is not usable: " + e.getMessage());

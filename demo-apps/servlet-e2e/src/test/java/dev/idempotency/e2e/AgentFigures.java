@@ -1,0 +1,79 @@
+package dev.idempotency.e2e;
+
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/** What the agent in a server says about itself: its MBean over a remote JMX connection, and its metrics endpoint. */
+final class AgentFigures implements AutoCloseable {
+    static final String OBJECT_NAME = "dev.idempotency:type=Agent";
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final int metricsPort;
+    private final JMXConnector jmx;
+    private final MBeanServerConnection mbeans;
+
+    AgentFigures(int jmxPort, int metricsPort) throws IOException {
+        this.metricsPort = metricsPort;
+        this.jmx = JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"));
+        this.mbeans = jmx.getMBeanServerConnection();
+    }
+
+    /** The JVM options that open the server's platform MBean server to a local JMX client, without authentication. */
+    static ServerProcess exposeJmx(ServerProcess server, int port) {
+        return server.set("com.sun.management.jmxremote.port", String.valueOf(port))
+                .set("com.sun.management.jmxremote.rmi.port", String.valueOf(port))
+                .set("com.sun.management.jmxremote.host", "127.0.0.1")
+                .set("java.rmi.server.hostname", "127.0.0.1")
+                .set("com.sun.management.jmxremote.authenticate", "false")
+                .set("com.sun.management.jmxremote.ssl", "false");
+    }
+
+    boolean registered() throws Exception {
+        return mbeans.isRegistered(new ObjectName(OBJECT_NAME));
+    }
+
+    Object attribute(String name) throws Exception {
+        return mbeans.getAttribute(new ObjectName(OBJECT_NAME), name);
+    }
+
+    long counter(String name) throws Exception {
+        return ((Number) attribute(name)).longValue();
+    }
+
+    Object invoke(String operation) throws Exception {
+        return mbeans.invoke(new ObjectName(OBJECT_NAME), operation, new Object[0], new String[0]);
+    }
+
+    /** Every sample of the Prometheus endpoint, by name with labels. Fails on a line that is not the text format. */
+    Map<String, Double> scrape() throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) throw new AssertionError("metrics answered " + r.statusCode());
+        if (!r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4")) {
+            throw new AssertionError("metrics content type " + r.headers().firstValue("Content-Type"));
+        }
+        Map<String, Double> samples = new HashMap<>();
+        for (String line : r.body().split("\n")) {
+            if (line.isEmpty() || line.startsWith("# HELP ") || line.startsWith("# TYPE ")) continue;
+            if (!line.matches("idempotency_[a-z_]+(\\{[a-z]+=\"[^\"]*\"\\})? -?[0-9.E+-]+")) throw new AssertionError("not a sample line: " + line);
+            int space = line.lastIndexOf(' ');
+            samples.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+        }
+        return samples;
+    }
+
+    @Override
+    public void close() throws IOException {
+        jmx.close();
+    }
+}

@@ -1,0 +1,56 @@
+package dev.idempotency.e2e;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** {@code java -jar idempotency-agent.jar ...} as an operator runs it: a separate process, its exit code and output. */
+final class AgentTool {
+    private AgentTool() {
+    }
+
+    static final class Result {
+        final int exit;
+        final String out;
+        final String err;
+
+        Result(int exit, String out, String err) {
+            this.exit = exit;
+            this.out = out;
+            this.err = err;
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    static Result run(String... args) throws IOException, InterruptedException {
+        return run(Path.of(System.getProperty("java.home")), "", args);
+    }
+
+    static Result run(Path javaHome, String stdin, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(Arrays.asList(javaHome.resolve("bin/java").toString(), "-jar",
+                E2eEnvironment.agentJar().toString()));
+        command.addAll(Arrays.asList(args));
+        Files.createDirectories(E2eEnvironment.work());
+        Path out = Files.createTempFile(E2eEnvironment.work(), "tool-", ".out");
+        Path err = Files.createTempFile(E2eEnvironment.work(), "tool-", ".err");
+        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try (OutputStream in = process.getOutputStream()) {
+            in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("the tool did not finish in 120 s: " + command);
+        }
+        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,96 @@
+package dev.idempotency.e2e;
+
+import dev.idempotency.store.testing.Await;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A stock Tomcat 9 started without the agent, serving; the operator attaches the agent with the jar's {@code attach}
+ * command while a slow keyed request is inside the application. That request finishes normally, untouched; the whole
+ * servlet suite then runs against the attached agent.
+ */
+class AttachedTomcat9IT extends PaymentsScenarios {
+    protected AgentTool.Result attach;
+
+    /** The JDK the server and the tool run on. */
+    protected Path jdk() {
+        return Path.of(System.getProperty("java.home"));
+    }
+
+    @Override
+    protected ServerProcess server() throws Exception {
+        return TomcatServer.tomcat9().withAgent(false).javaHome(jdk());
+    }
+
+    @BeforeAll
+    void attachWhileARequestIsInFlight() throws Exception {
+        long before = client.count("charge");
+        String key = key();
+        CompletableFuture<HttpResponse<byte[]>> inFlight = client.sendAsync(client.request("/payments").header("Idempotency-Key", key)
+                .header("X-Delay-Ms", "3000").header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":31}")));
+        Await.until("the slow request to be inside the application", Duration.ofSeconds(30), this::charges, n -> n == before + 1);
+
+        attach = AgentTool.run(jdk(), "", "attach", String.valueOf(server.pid()));
+        assertEquals(0, attach.exit, attach.toString());
+        assertTrue(attach.out.contains("attached to JVM " + server.pid()), attach.toString());
+
+        HttpResponse<byte[]> untouched = inFlight.get();
+        assertEquals(201, untouched.statusCode(), text(untouched));
+        assertTrue(untouched.headers().firstValue("Idempotent-Replayed").isEmpty());
+        assertEquals(before + 1, client.count("charge"));
+        assertTrue(server.agentLines().contains("1 request in flight now finish untouched"), server.agentLines());
+    }
+
+    private long charges() {
+        try {
+            return client.count("charge");
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aSecondAttachSaysTheAgentIsAlreadyThere() throws Exception {
+        AgentTool.Result again = AgentTool.run(jdk(), "", "attach", String.valueOf(server.pid()));
+        assertEquals(0, again.exit, again.toString());
+        assertTrue(again.out.contains("already attached"), again.toString());
+        assertEquals(1, server.agentLines().split("INFO started idempotency-agent", -1).length - 1, server.agentLines());
+    }
+
+    @Test
+    void listJvmsShowsTheServer() throws Exception {
+        AgentTool.Result jvms = AgentTool.run(jdk(), "", "list-jvms");
+        assertEquals(0, jvms.exit, jvms.toString());
+        assertTrue(jvms.out.lines().anyMatch(l -> l.startsWith(server.pid() + " ") && l.contains("org.apache.catalina.startup.Bootstrap")), jvms.toString());
+    }
+
+    /** The attached agent lasts as long as the JVM: after a restart the operator attaches again, and the replay survives. */
+    @Override
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void aReplaySurvivesAServerRestart() throws Exception {
+        String key = key();
+        HttpResponse<byte[]> first = client.postJson("/payments", key, "{\"amount\":4243}");
+        assertEquals(201, first.statusCode());
+        long charges = client.count("charge");
+        server.stop();
+        server.start();
+        AgentTool.Result reattach = AgentTool.run(jdk(), "", "attach", String.valueOf(server.pid()));
+        assertEquals(0, reattach.exit, reattach.toString());
+        HttpResponse<byte[]> retry = client.postJson("/payments", key, "{\"amount\":4243}");
+        assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElse(null), text(retry));
+        assertArrayEquals(first.body(), retry.body());
+        assertEquals(charges, client.count("charge"));
+    }
+}
