@@ -9,6 +9,8 @@ final class E2eEnvironment {
     }
 
     static Path agentJar() { return path("e2e.agent.jar"); }
+    static Path otelAgentJar() { return path("e2e.otel.agent.jar"); }
+    static String otelAgentVersion() { return System.getProperty("e2e.otel.agent.version"); }
     static Path war(String name) { return path("e2e.wars").resolve(name); }
     static Path work() { return path("e2e.work"); }
     static Path tomcat9() { return path("e2e.servers").resolve(System.getProperty("e2e.tomcat9")); }

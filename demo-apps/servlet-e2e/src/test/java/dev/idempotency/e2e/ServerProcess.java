@@ -30,6 +30,8 @@ abstract class ServerProcess implements AutoCloseable {
     private final Map<String, String> agentSettings = new LinkedHashMap<>();
     private Path javaHome = Path.of(System.getProperty("java.home"));
     private boolean withAgent = true;
+    private final List<String> jvmOptionsBeforeAgent = new ArrayList<>();
+    private final List<String> jvmOptionsAfterAgent = new ArrayList<>();
     private Process process;
     private int starts;
 
@@ -47,6 +49,18 @@ abstract class ServerProcess implements AutoCloseable {
     /** Without the agent, for overhead comparisons. */
     ServerProcess withAgent(boolean agent) {
         this.withAgent = agent;
+        return this;
+    }
+
+    /** JVM options placed before our -javaagent (another agent that must load first, say). */
+    ServerProcess jvmOptionsBeforeAgent(String... options) {
+        jvmOptionsBeforeAgent.addAll(List.of(options));
+        return this;
+    }
+
+    /** JVM options placed right after our -javaagent (another agent that must load second, say). */
+    ServerProcess jvmOptionsAfterAgent(String... options) {
+        jvmOptionsAfterAgent.addAll(List.of(options));
         return this;
     }
 
@@ -91,7 +105,9 @@ abstract class ServerProcess implements AutoCloseable {
         if (starts == 0) prepare();
         starts++;
         List<String> jvm = new ArrayList<>();
+        jvm.addAll(jvmOptionsBeforeAgent);
         if (withAgent) jvm.add("-javaagent:" + E2eEnvironment.agentJar());
+        jvm.addAll(jvmOptionsAfterAgent);
         jvm.add("-Duser.home=" + work.resolve("home"));
         jvm.add("-Dpayments.db=" + work.resolve("ledger"));
         jvm.add("-Xmx256m");
