@@ -25,6 +25,7 @@ class AgentJarIT {
             assertEquals("dev.idempotency.agent.bootstrap.IdempotencyAgent", main.getValue("Premain-Class"));
             assertEquals("dev.idempotency.agent.bootstrap.IdempotencyAgent", main.getValue("Agent-Class"));
             assertEquals("true", main.getValue("Can-Retransform-Classes"));
+            assertEquals("dev.idempotency.agent.bootstrap.OperatorCommandLine", main.getValue("Main-Class"), "the jar is also the operator's tool");
         }
     }
 

@@ -134,6 +134,15 @@ class ObservedTomcat9IT extends PaymentsScenarios {
         }
     }
 
+    /** An agent started with -javaagent is found by attach too: nothing is loaded twice. */
+    @Test
+    void attachToAServerRunningTheAgentSaysItIsAlreadyThere() throws Exception {
+        AgentTool.Result again = AgentTool.run("attach", String.valueOf(server.pid()));
+        assertEquals(0, again.exit, again.toString());
+        assertTrue(again.out.contains("already attached: the agent is running idempotency-agent in JVM " + server.pid()), again.toString());
+        assertEquals(1, server.agentLines().split("INFO started idempotency-agent", -1).length - 1, server.agentLines());
+    }
+
     private long count() {
         try {
             return client.count("charge");

@@ -24,12 +24,16 @@ abstract class OpenTelemetryScenarios extends PaymentsScenarios {
 
     @Override
     protected ServerProcess server() throws Exception {
-        String[] otel = {
-                "-javaagent:" + E2eEnvironment.otelAgentJar(),
-                "-Dotel.traces.exporter=none", "-Dotel.metrics.exporter=none", "-Dotel.logs.exporter=none",
-                "-Dotel.service.name=payments-e2e"};
+        String[] otel = openTelemetryOptions();
         ServerProcess tomcat = TomcatServer.tomcat9();
         return openTelemetryFirst() ? tomcat.jvmOptionsBeforeAgent(otel) : tomcat.jvmOptionsAfterAgent(otel);
+    }
+
+    /** The OpenTelemetry agent, exporting nowhere. */
+    static String[] openTelemetryOptions() {
+        return new String[] {"-javaagent:" + E2eEnvironment.otelAgentJar(),
+                "-Dotel.traces.exporter=none", "-Dotel.metrics.exporter=none", "-Dotel.logs.exporter=none",
+                "-Dotel.service.name=e2e"};
     }
 
     /** Fails if OpenTelemetry silently did not load: its premain logs its version, in command-line order with ours. */

@@ -219,6 +219,10 @@ abstract class PaymentsScenarios extends ServerScenarios {
         assertArrayEquals(alice.body(), aliceAgain.body());
     }
 
+    /** What an operator does once the server has restarted, before clients come back; nothing by default. */
+    protected void afterRestart() throws Exception {
+    }
+
     @Test
     @Order(Integer.MAX_VALUE)
     void aReplaySurvivesAServerRestart() throws Exception {
@@ -228,6 +232,7 @@ abstract class PaymentsScenarios extends ServerScenarios {
         long charges = client.count("charge");
         server.stop();
         server.start();
+        afterRestart();
         HttpResponse<byte[]> retry = client.postJson("/payments", key, "{\"amount\":4242}");
         assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElse(null), text(retry));
         assertArrayEquals(first.body(), retry.body());

@@ -24,8 +24,6 @@ import net.bytebuddy.utility.JavaModule;
 import java.io.File;
 import java.lang.instrument.Instrumentation;
 
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 
 /**
  * Runs inside the agent's isolated class loader, called once by the premain: reads the configuration, wires the
@@ -59,25 +57,24 @@ public final class AgentInstaller {
         IdempotencyGate gate = new IdempotencyGate(config, lifecycle, metrics);
         Telemetry telemetry = new Telemetry(metrics, Telemetry.housekeeping(lifecycle::purgeNow, lifecycle::sweepNow),
                 config.jmx, config.metricsHost, config.metricsPort);
+        FirstRequest firstRequest = new FirstRequest(telemetry::start, lifecycle::openInBackground);
         JaxrsCoverage jaxrsCoverage = new JaxrsCoverage();
         RequestsBeforeAttach beforeAttach = new RequestsBeforeAttach();
-        ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage, beforeAttach, telemetry));
-        JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage, telemetry));
+        ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage, beforeAttach, firstRequest));
+        JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage, firstRequest));
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
+                // Types are read from class files; one that has none (another agent defines interfaces at run time and
+                // adds them to servlets) is taken from the loaded class instead of failing the servlet's instrumentation.
+                .with(new LoadedTypeFallbackPool())
                 .with(new FailureListener(attached ? beforeAttach : null))
-                .ignore(nameStartsWith("net.bytebuddy.").or(nameStartsWith("java."))
-                        .or(nameStartsWith("sun.")).or(nameStartsWith("jdk.")).or(nameStartsWith("com.sun."))
-                        .or(nameStartsWith("dev.idempotency.agent.")).or(isSynthetic())
-                        // other agents' own classes: never servlets, and their generated types cannot be described
-                        .or(nameStartsWith("io.opentelemetry.javaagent.")).or(nameStartsWith("io.opentelemetry.instrumentation."))
-                        .or(nameStartsWith("co.elastic.apm.agent.")).or(nameStartsWith("com.newrelic.")).or(nameStartsWith("datadog.")));
+                .ignore(IgnoredTypes.matcher());
         JaxrsInstrumentation.apply(ServletInstrumentation.apply(builder)).installOn(instrumentation);
         if (attached) {
-            telemetry.start();
+            firstRequest.onRequest(); // the host is serving already
             int running = beforeAttach.snapshot();
             AgentLog.info("attached to a running JVM: servlets and filters already loaded were retransformed; " + running
                     + (running == 1 ? " request" : " requests") + " in flight now finish untouched, every request from now on is"

@@ -59,19 +59,22 @@ final class DoctorCommand {
     }
 
     private boolean reachable(JdbcIdempotencyStore store, StoreSettings settings) {
-        Instant database;
-        long before = System.currentTimeMillis();
+        long first = System.currentTimeMillis();
         try {
-            database = store.databaseTime();
+            store.databaseTime();
         } catch (StoreException e) {
             fail("store", OperatorCli.oneLine(e.getMessage()) + " -> check the URL, that the database runs and accepts"
                     + " connections from this machine, and the user and password");
             return false;
         }
+        ok("store", store.dialectName() + " reachable, " + (System.currentTimeMillis() - first) + " ms to connect and answer");
+        // Measured on the open connection: the round trip bounds the error of comparing the two clocks.
+        long before = System.currentTimeMillis();
+        Instant database = store.databaseTime();
         long after = System.currentTimeMillis();
-        ok("store", store.dialectName() + " reachable, " + (after - before) + " ms for the first statement");
         long skew = database.toEpochMilli() - (before + after) / 2;
-        String clocks = "the database's clock is " + Math.abs(skew) + " ms " + (skew >= 0 ? "ahead of" : "behind") + " this machine's";
+        String clocks = "the database's clock is " + Math.abs(skew) + " ms " + (skew >= 0 ? "ahead of" : "behind")
+                + " this machine's (+/- " + Math.max(1, (after - before) / 2) + " ms)";
         if (Math.abs(skew) > NOTABLE_SKEW.toMillis() + (after - before)) {
             warn("clock", clocks + "; the agent measures leases and expiry by the database's clock only, but times in"
                     + " server logs and on this machine will disagree with the store's: synchronise the clocks (NTP)");
@@ -129,7 +132,7 @@ final class DoctorCommand {
             return;
         }
         List<KeyRecord> oldest = store.list(KeyQuery.all(1).withStatus(KeyStatus.UNKNOWN));
-        String example = oldest.isEmpty() ? "" : "; the oldest was created " + oldest.get(0).createdAt() + " (scope '"
+        String example = oldest.isEmpty() ? "" : "; the oldest was created " + oldest.get(0).createdAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " (scope '"
                 + oldest.get(0).scope() + "', key '" + oldest.get(0).key() + "')";
         warn("unknown", unknown + (unknown == 1 ? " key's" : " keys'") + " outcome is unknown" + example
                 + " -> keys list --status unknown, keys show, then keys resolve --retry or --completed");

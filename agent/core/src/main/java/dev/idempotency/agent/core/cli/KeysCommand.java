@@ -63,16 +63,11 @@ final class KeysCommand {
     private int show(CliArguments arguments) {
         arguments.allowOnly("keys show", "json");
         arguments.expectPositional("keys show", 4);
-        String scope = arguments.positional(2);
-        String key = arguments.positional(3);
-        try (JdbcIdempotencyStore store = cli.openStore(arguments)) {
-            Optional<KeyRecord> found = store.find(scope, key);
-            if (!found.isPresent()) return notFound(scope, key);
-            Instant now = store.databaseTime();
-            if (arguments.flag("json")) console.out.println(KeyFormat.json(Collections.singletonList(found.get()), now, true));
-            else console.out.print(KeyFormat.details(found.get(), now));
-        }
-        return OperatorCli.OK;
+        return withKey(arguments, (store, record, now) -> {
+            if (arguments.flag("json")) console.out.println(KeyFormat.json(Collections.singletonList(record), now, true));
+            else console.out.print(KeyFormat.details(record, now));
+            return OperatorCli.OK;
+        });
     }
 
     private int resolve(CliArguments arguments) {
@@ -87,51 +82,66 @@ final class KeysCommand {
         } else if (arguments.option("status") != null || arguments.option("body-file") != null || arguments.option("content-type") != null) {
             throw new UsageException("--status, --body-file and --content-type go with --completed, not --retry");
         }
-        String scope = arguments.positional(2);
-        String key = arguments.positional(3);
-        try (JdbcIdempotencyStore store = cli.openStore(arguments)) {
-            Optional<KeyRecord> found = store.find(scope, key);
-            if (!found.isPresent()) return notFound(scope, key);
-            Instant now = store.databaseTime();
-            String refusal = refusalToResolve(found.get(), now);
+        StoredResponse response = decided;
+        return withKey(arguments, (store, record, now) -> {
+            String refusal = refusalToResolve(record, now);
             if (refusal != null) return refuse(refusal);
             String consequence = retry
                     ? "the next request with this key runs the application again"
-                    : "the next request with this key gets status " + decided.status() + " and " + decided.bodyLength() + " bytes";
-            if (!arguments.flag("yes") && !console.confirm("Resolve key '" + key + "' in scope '" + scope + "' ("
-                    + KeyFormat.status(found.get().status()) + "): " + consequence + "?")) {
-                console.err.println("not resolved");
-                return OperatorCli.FAILED;
-            }
-            boolean done = retry ? store.resolveForRetry(scope, key) : store.resolveAsCompleted(scope, key, decided);
-            if (!done) return refuse("key '" + key + "' in scope '" + scope + "' changed meanwhile (a request took it over"
-                    + " or an operator resolved it); look again with keys show");
+                    : "the next request with this key gets status " + response.status() + " and " + response.bodyLength() + " bytes";
+            if (!confirmed(arguments, "Resolve " + describe(record) + ": " + consequence + "?")) return declined("not resolved");
+            boolean done = retry ? store.resolveForRetry(record.scope(), record.key())
+                    : store.resolveAsCompleted(record.scope(), record.key(), response);
+            if (!done) return refuse(describe(record) + " changed meanwhile (a request took it over or an operator resolved it);"
+                    + " look again with keys show");
             console.out.println("resolved: " + consequence);
-        }
-        return OperatorCli.OK;
+            return OperatorCli.OK;
+        });
     }
 
     private int delete(CliArguments arguments) {
         arguments.allowOnly("keys delete", "yes");
         arguments.expectPositional("keys delete", 4);
+        return withKey(arguments, (store, record, now) -> {
+            if (holdsLiveLease(record, now)) return refuse(inFlight(record, now));
+            if (!confirmed(arguments, "Delete " + describe(record) + "? A request with it will then run the application as new.")) {
+                return declined("not deleted");
+            }
+            if (!store.delete(record.scope(), record.key())) {
+                return refuse(describe(record) + " was taken by a request meanwhile; look again with keys show");
+            }
+            console.out.println("deleted");
+            return OperatorCli.OK;
+        });
+    }
+
+    /** What a command does with the key its arguments name, once found; returns the exit code. */
+    private interface OnKey {
+        int act(JdbcIdempotencyStore store, KeyRecord record, Instant now);
+    }
+
+    /** Opens the store, finds SCOPE KEY (or says it is not there), and acts on it at the database's present time. */
+    private int withKey(CliArguments arguments, OnKey action) {
         String scope = arguments.positional(2);
         String key = arguments.positional(3);
         try (JdbcIdempotencyStore store = cli.openStore(arguments)) {
             Optional<KeyRecord> found = store.find(scope, key);
             if (!found.isPresent()) return notFound(scope, key);
-            Instant now = store.databaseTime();
-            if (holdsLiveLease(found.get(), now)) return refuse(inFlight(found.get(), now));
-            if (!arguments.flag("yes") && !console.confirm("Delete key '" + key + "' in scope '" + scope + "' ("
-                    + KeyFormat.status(found.get().status()) + ")? A request with it will then run the application as new.")) {
-                console.err.println("not deleted");
-                return OperatorCli.FAILED;
-            }
-            if (!store.delete(scope, key)) {
-                return refuse("key '" + key + "' in scope '" + scope + "' was taken by a request meanwhile; look again with keys show");
-            }
-            console.out.println("deleted");
+            return action.act(store, found.get(), store.databaseTime());
         }
-        return OperatorCli.OK;
+    }
+
+    private boolean confirmed(CliArguments arguments, String question) {
+        return arguments.flag("yes") || console.confirm(question);
+    }
+
+    private int declined(String what) {
+        console.err.println(what);
+        return OperatorCli.FAILED;
+    }
+
+    private static String describe(KeyRecord record) {
+        return "key '" + record.key() + "' in scope '" + record.scope() + "' (" + KeyFormat.status(record.status()) + ")";
     }
 
     private static String refusalToResolve(KeyRecord record, Instant now) {

@@ -269,7 +269,8 @@ public final class AgentConfig {
                 + "; retry statuses " + retryStatuses + "; lease " + store.lease().getSeconds() + "s, on expired lease " + lower(store.expiredLeasePolicy())
                 + ", ttl " + store.ttl().toHours() + "h; unknown keys kept " + store.unknownRetention().toDays() + "d"
                 + "; failure mode " + lower(failureMode)
-                + "; keep 5xx " + storeServerErrors;
+                + "; keep 5xx " + storeServerErrors
+                + (metricsPort > 0 ? "; metrics at http://" + metricsHost + ":" + metricsPort + "/metrics" : "");
     }
 
     private static String lower(Enum<?> e) {

@@ -13,7 +13,7 @@ import dev.idempotency.agent.core.gate.RequestCapture;
 import dev.idempotency.agent.core.gate.RequestCredentials;
 import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.log.AgentLog;
-import dev.idempotency.agent.core.telemetry.Telemetry;
+import dev.idempotency.agent.core.FirstRequest;
 import dev.idempotency.agent.core.protocol.RequestPath;
 import dev.idempotency.agent.core.protocol.RouteTemplates;
 
@@ -36,10 +36,10 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
     private final RouteTemplates routes = new RouteTemplates();
     private final JaxrsCoverage coverage;
 
-    private final Telemetry telemetry;
+    private final FirstRequest firstRequest;
 
-    public IdempotentJaxrsHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage coverage, Telemetry telemetry) {
-        this.telemetry = telemetry;
+    public IdempotentJaxrsHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage coverage, FirstRequest firstRequest) {
+        this.firstRequest = firstRequest;
         this.config = config;
         this.gate = gate;
         this.coverage = coverage;
@@ -89,7 +89,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
 
     @Override
     public void request(JaxrsAccessor jaxrs, Object request, Object resourceInfo) {
-        telemetry.onRequest();
+        firstRequest.onRequest();
         // first: a request the servlet layer took is decided here whatever method it now shows (a method override)
         Object handled = jaxrs.property(request, ExchangeAttributes.HANDLED);
         String method = jaxrs.method(request);

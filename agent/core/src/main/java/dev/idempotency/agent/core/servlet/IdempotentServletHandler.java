@@ -16,7 +16,7 @@ import dev.idempotency.agent.core.gate.RequestCredentials;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.protocol.RequestPath;
-import dev.idempotency.agent.core.telemetry.Telemetry;
+import dev.idempotency.agent.core.FirstRequest;
 
 import java.io.IOException;
 
@@ -47,12 +47,12 @@ public final class IdempotentServletHandler implements ServletHandler {
 
     private final RequestsBeforeAttach beforeAttach;
 
-    private final Telemetry telemetry;
+    private final FirstRequest firstRequest;
 
     public IdempotentServletHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage jaxrsCoverage, RequestsBeforeAttach beforeAttach,
-                                    Telemetry telemetry) {
+                                    FirstRequest firstRequest) {
         this.config = config;
-        this.telemetry = telemetry;
+        this.firstRequest = firstRequest;
         this.gate = gate;
         this.jaxrsCoverage = jaxrsCoverage;
         this.beforeAttach = beforeAttach;
@@ -61,7 +61,7 @@ public final class IdempotentServletHandler implements ServletHandler {
 
     @Override
     public ServletExchange enter(Object component, boolean servlet, Object request, Object response) {
-        telemetry.onRequest();
+        firstRequest.onRequest();
         ServletAccessor http = edges.forRequest(request.getClass());
         if (http == null) return null;
         String method = http.method(request);

@@ -69,6 +69,11 @@ public final class StoreLifecycle {
         }
     }
 
+    /** Starts opening the store on the agent's thread, so that the first keyed request does not wait for it. */
+    public void openInBackground() {
+        if (store == null) startOpening();
+    }
+
     public LeaseHeartbeat heartbeat() {
         store();
         return heartbeat;

@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Publishes the figures: the MBean on the platform MBean server and, when a port is set, the Prometheus endpoint.
- * Both start on the agent's own thread at the first request the host serves, never in the premain: touching JMX or the
- * JDK's HTTP server (which initialises java.util.logging) before the host set up its logging breaks hosts such as
- * WildFly, and by the first request every host has. Attached to a running JVM, they start at once.
+ * Both start on the agent's own thread at the first request the host serves ({@link dev.idempotency.agent.core.FirstRequest}),
+ * never in the premain: touching JMX or the JDK's HTTP server (which initialises java.util.logging) before the host
+ * set up its logging breaks hosts such as WildFly. Attached to a running JVM, they start at once.
  */
 public final class Telemetry {
     public static final String OBJECT_NAME = "dev.idempotency:type=Agent";
@@ -43,11 +43,6 @@ public final class Telemetry {
             @Override public int purgeNow() { return purge.getAsInt(); }
             @Override public int sweepNow() { return sweep.getAsInt(); }
         };
-    }
-
-    /** Called on every request the agent sees; after the first, one volatile read. */
-    public void onRequest() {
-        if (!started.get()) start();
     }
 
     public void start() {

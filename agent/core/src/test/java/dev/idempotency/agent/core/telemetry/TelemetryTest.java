@@ -33,8 +33,8 @@ class TelemetryTest {
         metrics.reserveTook(2_000_000);
         metrics.reserveTook(40_000_000);
         metrics.storeReachable(false);
-        telemetry.onRequest();
-        telemetry.onRequest();
+        telemetry.start();
+        telemetry.start();
 
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName name = new ObjectName(Telemetry.OBJECT_NAME);

@@ -1,0 +1,32 @@
+package dev.idempotency.agent.core;
+
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.matcher.ElementMatcher;
+
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+
+/** Types the agent never instruments, recognised by name alone where possible (without reading the type). */
+final class IgnoredTypes {
+    private static final String[] PREFIXES = {
+        "net.bytebuddy.", "java.", "sun.", "jdk.", "com.sun.", "dev.idempotency.agent.",
+        // other agents' own classes: never servlets, and some cannot even be described
+        "io.opentelemetry.javaagent.", "io.opentelemetry.instrumentation.", "co.elastic.apm.agent.", "com.newrelic.", "datadog."};
+
+    private IgnoredTypes() {
+    }
+
+    static boolean byName(String name) {
+        for (String prefix : PREFIXES) if (name.startsWith(prefix)) return true;
+        return false;
+    }
+
+    /** By name first; synthetic types last, the only test that reads the type itself. */
+    static ElementMatcher.Junction<TypeDescription> matcher() {
+        return new ElementMatcher.Junction.AbstractBase<TypeDescription>() {
+            @Override
+            public boolean matches(TypeDescription type) {
+                return byName(type.getName());
+            }
+        }.or(isSynthetic());
+    }
+}

@@ -1,0 +1,25 @@
+package dev.idempotency.e2e;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The legacy shop beside the OpenTelemetry agent, its -javaagent first: the order in which OpenTelemetry adds its
+ * generated interfaces to every servlet and filter before ours sees them. Filters that read the form first, a plain
+ * servlet and a filter that is the application must all still be protected.
+ */
+class LegacyOpenTelemetryFirstTomcat9IT extends LegacyScenarios {
+    @Override
+    protected ServerProcess server() throws Exception {
+        return TomcatServer.legacyTomcat9().jvmOptionsBeforeAgent(OpenTelemetryScenarios.openTelemetryOptions());
+    }
+
+    @Test
+    void bothAgentsRanAndOursInstrumentedEveryServletAndFilter() throws Exception {
+        String log = java.nio.file.Files.readString(server.log());
+        assertTrue(log.contains("opentelemetry-javaagent - version: "), "OpenTelemetry did not start");
+        assertFalse(server.agentLines().contains("could not instrument"), server.agentLines());
+    }
+}
