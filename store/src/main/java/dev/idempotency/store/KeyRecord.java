@@ -15,9 +15,26 @@ public final class KeyRecord {
     private final Instant updatedAt;
     private final Instant expiresAt;
     private final StoredResponse response;
+    private final Integer responseStatus;
+    private final int responseBytes;
 
+    /** A key with its stored response, if any. */
     public KeyRecord(String scope, String key, String fingerprint, KeyStatus status, int attempts, Instant leaseExpiresAt,
                      Instant createdAt, Instant updatedAt, Instant expiresAt, StoredResponse response) {
+        this(scope, key, fingerprint, status, attempts, leaseExpiresAt, createdAt, updatedAt, expiresAt, response,
+                response == null ? null : response.status(), response == null ? -1 : response.bodyLength());
+    }
+
+    /** A key as a listing shows it: the stored response's status and size, not the response itself. */
+    public static KeyRecord summary(String scope, String key, String fingerprint, KeyStatus status, int attempts, Instant leaseExpiresAt,
+                                    Instant createdAt, Instant updatedAt, Instant expiresAt, Integer responseStatus, int responseBytes) {
+        return new KeyRecord(scope, key, fingerprint, status, attempts, leaseExpiresAt, createdAt, updatedAt, expiresAt, null,
+                responseStatus, responseBytes);
+    }
+
+    private KeyRecord(String scope, String key, String fingerprint, KeyStatus status, int attempts, Instant leaseExpiresAt,
+                      Instant createdAt, Instant updatedAt, Instant expiresAt, StoredResponse response, Integer responseStatus,
+                      int responseBytes) {
         this.scope = scope;
         this.key = key;
         this.fingerprint = fingerprint;
@@ -28,6 +45,8 @@ public final class KeyRecord {
         this.updatedAt = updatedAt;
         this.expiresAt = expiresAt;
         this.response = response;
+        this.responseStatus = responseStatus;
+        this.responseBytes = responseBytes;
     }
 
     public String scope() { return scope; }
@@ -40,7 +59,12 @@ public final class KeyRecord {
     public Instant createdAt() { return createdAt; }
     public Instant updatedAt() { return updatedAt; }
     public Instant expiresAt() { return expiresAt; }
+    /** The stored response; empty when there is none, and in a listing, which carries only its status and size. */
     public Optional<StoredResponse> response() { return Optional.ofNullable(response); }
+    /** The stored response's status, in a listing too. */
+    public Optional<Integer> responseStatus() { return Optional.ofNullable(responseStatus); }
+    /** The stored body's size in bytes; -1 when no response is stored. */
+    public int responseBytes() { return responseBytes; }
 
     @Override
     public String toString() {

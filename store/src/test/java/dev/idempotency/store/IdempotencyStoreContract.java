@@ -231,15 +231,17 @@ abstract class IdempotencyStoreContract {
 
     @Test
     void renewKeepsASlowOwnersLeaseAcrossManyLeaseLengths() throws InterruptedException {
-        JdbcIdempotencyStore store = open(settings().lease(SHORT).expiredLeasePolicy(ExpiredLeasePolicy.RETRY));
+        // A lease of 1 s: long against one renew-and-check round even on a busy machine, short enough for 5 of them.
+        Duration lease = Duration.ofSeconds(1);
+        JdbcIdempotencyStore store = open(settings().lease(lease).expiredLeasePolicy(ExpiredLeasePolicy.RETRY));
         Reservation slow = store.reserve("t", "slow", "fp");
         Reservation other = store.reserve("t", "other", "fp");
-        long end = System.nanoTime() + SHORT.toNanos() * 5;
+        long end = System.nanoTime() + lease.toNanos() * 5;
         while (System.nanoTime() < end) {
             // The heartbeat itself: renewing every third of a lease is what the agent's heartbeat does.
             assertEquals(2, store.renew(Arrays.asList(slow.token(), other.token())));
             assertEquals(Outcome.IN_FLIGHT, store.reserve("t", "slow", "fp").outcome());
-            Thread.sleep(SHORT.toMillis() / 3);
+            Thread.sleep(lease.toMillis() / 3);
         }
         assertTrue(store.complete(slow.token(), response(200, "slow but fine")));
         assertEquals(Outcome.REPLAY, store.reserve("t", "slow", "fp").outcome());
@@ -501,13 +503,16 @@ abstract class IdempotencyStoreContract {
 
     @Test
     void racingTakeoversOfAnExpiredLeaseLeaveExactlyOneOwner() throws Exception {
-        JdbcIdempotencyStore store = open(settings().lease(SHORT).expiredLeasePolicy(ExpiredLeasePolicy.RETRY).poolSize(16));
+        // The first owner's lease is short; the racers' is long, so that the winner's own lease cannot run out while the
+        // others are still racing on a slow machine (which would make a second takeover legitimate).
+        JdbcIdempotencyStore firstOwner = open(settings().lease(SHORT));
+        JdbcIdempotencyStore store = open(settings().lease(Duration.ofSeconds(30)).expiredLeasePolicy(ExpiredLeasePolicy.RETRY).poolSize(16));
         int threads = 16;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             for (int k = 0; k < 5; k++) {
                 String key = "takeover-" + k;
-                store.reserve("t", key, "fp");
+                firstOwner.reserve("t", key, "fp");
                 Await.until("lease expiry of " + key, AWAIT, () -> leaseExpired(key), expired -> expired);
                 CyclicBarrier start = new CyclicBarrier(threads);
                 List<Future<Reservation>> results = new ArrayList<>();
@@ -791,6 +796,7 @@ abstract class IdempotencyStoreContract {
     void renewalsAndHousekeepingAreNotStarvedWhenRequestsHoldEveryConnection() throws Exception {
         JdbcIdempotencyStore store = open(settings().poolSize(1).connectTimeout(Duration.ofMillis(250)));
         Reservation live = store.reserve("t", "live", "fp");
+        store.sweepExpiredLeases(); // the background pool's connection is made now: only its independence is timed below
         byte[] lockersSecret = new byte[32];
         Arrays.fill(lockersSecret, (byte) 7);
         ExecutorService worker = Executors.newSingleThreadExecutor();

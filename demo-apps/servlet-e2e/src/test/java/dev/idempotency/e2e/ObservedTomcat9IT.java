@@ -93,7 +93,7 @@ class ObservedTomcat9IT extends PaymentsScenarios {
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":1}"))), 400, "key-invalid");
             String slowKey = key();
             CompletableFuture<HttpResponse<byte[]>> slow = client.sendAsync(client.request("/payments").header("Idempotency-Key", slowKey)
-                    .header("X-Delay-Ms", "1500").header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":5}")));
+                    .header("X-Delay-Ms", "4000").header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":5}")));
             Await.until("the slow request to charge", Duration.ofSeconds(10), () -> count(), n -> n == charges + 4);
             assertEquals(1, figures.counter("KeysInFlight"), "the slow request holds its key");
             assertProblem(client.postJson("/payments", slowKey, "{\"amount\":5}"), 409, "request-in-progress");

@@ -231,7 +231,23 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         if (query.olderThan() != null) params.add(-query.olderThan().toMillis());
         params.add(query.limit());
         String statement = sql.list(query.status() != null, query.scope() != null, query.olderThan() != null);
-        return withConnection("list", c -> query(c, statement, params.toArray()));
+        return withConnection("list", c -> {
+            List<KeyRecord> records = new ArrayList<>();
+            try (PreparedStatement ps = prepare(c, statement, params.toArray()); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String scope = rs.getString("scope");
+                    String key = rs.getString("idem_key");
+                    int status = rs.getInt("response_status");
+                    Integer responseStatus = rs.wasNull() ? null : status;
+                    long size = rs.getLong("response_size");
+                    records.add(KeyRecord.summary(scope, key, rs.getString("fingerprint"), decodeStatus(rs.getString("status"), scope, key),
+                            rs.getInt("attempts"), dialect.readInstant(rs, "lease_expires_at"), dialect.readInstant(rs, "created_at"),
+                            dialect.readInstant(rs, "updated_at"), dialect.readInstant(rs, "expires_at"), responseStatus,
+                            rs.wasNull() ? -1 : (int) size));
+                }
+            }
+            return records;
+        });
     }
 
     @Override

@@ -28,8 +28,10 @@ final class PrivilegeProbe {
         List<String> problems = new ArrayList<>();
         if (dml) addDmlProblems(c, dialect, table, problems);
         if (ddl) {
-            String scratch = table + "_doctor";
-            probe(c, problems, "create tables (schema mode create needs it)", "CREATE TABLE " + scratch + " (id INTEGER)", "DROP TABLE " + scratch);
+            // A name of its own for every probe: PostgreSQL rolls DDL back, MariaDB and H2 commit it at once, so two
+            // doctors at a time must not collide, and a table left behind (no right to drop) is named in the answer.
+            String scratch = table + "_doctor_" + Long.toHexString(System.nanoTime() & 0xffffffL);
+            createAndDrop(c, problems, scratch);
         }
         return problems;
     }
@@ -44,6 +46,23 @@ final class PrivilegeProbe {
         probe(c, problems, "update " + table, "UPDATE " + table + " SET attempts = attempts + 1" + byProbe);
         probe(c, problems, "delete from " + table, "DELETE FROM " + table + byProbe);
         probe(c, problems, "read " + table + "_secret", "SELECT COUNT(*) FROM " + table + "_secret");
+    }
+
+    private static void createAndDrop(Connection c, List<String> problems, String scratch) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        String step = "create tables (schema mode create needs it)";
+        try (Statement statement = c.createStatement()) {
+            statement.execute("CREATE TABLE " + scratch + " (id INTEGER)");
+            step = "drop the probe table " + scratch + " (drop it by hand)";
+            statement.execute("DROP TABLE " + scratch);
+        } catch (SQLException e) {
+            if (SchemaManager.isConnectionProblem(e)) throw e;
+            problems.add("cannot " + step + ": " + e.getMessage().trim());
+        } finally {
+            c.rollback();
+            c.setAutoCommit(autoCommit);
+        }
     }
 
     private static void probe(Connection c, List<String> problems, String what, String... statements) throws SQLException {

@@ -23,7 +23,7 @@ final class Sql {
     final String find;
     final String countByStatus;
     final String databaseTime;
-    private final String record;
+    private final String summary;
     private final String createdBefore;
     final String resolveForRetry;
     final String resolveAsCompleted;
@@ -74,8 +74,10 @@ final class Sql {
                 + " AND expires_at <= " + now, batchSize);
         insertSecret = d.insertIfAbsent(table + "_secret", "id, secret", "1, ?", "id");
         selectSecret = "SELECT secret FROM " + table + "_secret WHERE id = 1";
-        record = "SELECT scope, idem_key, fingerprint, status, attempts, lease_expires_at, created_at, updated_at, expires_at, "
-                + RESPONSE_COLUMNS + " FROM " + table;
+        String keyColumns = "SELECT scope, idem_key, fingerprint, status, attempts, lease_expires_at, created_at, updated_at, expires_at, ";
+        String record = keyColumns + RESPONSE_COLUMNS + " FROM " + table;
+        // A listing reads no bodies: thousands of keys must not pull their stored responses.
+        summary = keyColumns + "response_status, OCTET_LENGTH(response_body) AS response_size FROM " + table;
         find = record + byId;
         createdBefore = "created_at <= " + d.nowPlusMillisParameter();
         countByStatus = "SELECT status, COUNT(*) AS n FROM " + table + " GROUP BY status";
@@ -92,11 +94,11 @@ final class Sql {
 
     /** The select of an operator's query: each filter present adds one {@code ?} parameter, in this order, then the limit. */
     String list(boolean byStatus, boolean byScope, boolean byAge) {
-        StringBuilder sql = new StringBuilder(record).append(" WHERE 1 = 1");
+        StringBuilder sql = new StringBuilder(summary).append(" WHERE 1 = 1");
         if (byStatus) sql.append(" AND status = ?");
         if (byScope) sql.append(" AND scope = ?");
         if (byAge) sql.append(" AND ").append(createdBefore);
-        return sql.append(" ORDER BY created_at").append(dialect.limitParameter()).toString();
+        return sql.append(" ORDER BY created_at, scope, idem_key").append(dialect.limitParameter()).toString();
     }
 
     /** One statement renewing {@code count} tokens: each is matched by its primary key and its token. */

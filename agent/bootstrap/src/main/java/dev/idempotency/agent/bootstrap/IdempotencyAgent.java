@@ -44,9 +44,11 @@ public final class IdempotencyAgent {
             instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar));
             ClassLoader isolated = new AgentClassLoader(jar);
             Class<?> installer = Class.forName(INSTALLER, true, isolated);
-            installer.getMethod("install", Instrumentation.class, String.class, File.class, boolean.class)
-                    .invoke(null, instrumentation, arguments, jar, attached);
+            // nothing installed (settings rejected): a later attach with other settings may try again
+            started = Boolean.TRUE.equals(installer.getMethod("install", Instrumentation.class, String.class, File.class, boolean.class)
+                    .invoke(null, instrumentation, arguments, jar, attached));
         } catch (Throwable t) {
+            started = false;
             Throwable cause = t instanceof java.lang.reflect.InvocationTargetException ? t.getCause() : t;
             System.err.println("[idempotency-agent] ERROR could not start (" + cause + "); the application runs UNPROTECTED");
         }

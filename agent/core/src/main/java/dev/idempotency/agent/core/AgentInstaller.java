@@ -36,21 +36,22 @@ public final class AgentInstaller {
     /** What the agent's state is in this JVM, for {@code attach} to read through the attach API. */
     public static final String STATE_PROPERTY = "dev.idempotency.agent.state";
 
-    public static void install(Instrumentation instrumentation, String arguments, File agentJar, boolean attached) {
+    /** Returns whether the agent now runs; false when nothing was installed (a later attach may try again). */
+    public static boolean install(Instrumentation instrumentation, String arguments, File agentJar, boolean attached) {
         AgentConfig config;
         try {
             config = AgentConfig.load(AttachArguments.settings(arguments));
         } catch (ConfigException e) {
             AgentLog.error("configuration rejected: " + e.getMessage() + "; the application runs UNPROTECTED");
             System.setProperty(STATE_PROPERTY, "rejected: " + e.getMessage());
-            return;
+            return false;
         }
         AgentLog.setLevel(config.logLevel);
         for (String unknown : config.unknownSettings()) AgentLog.warn("unknown setting " + unknown + " is ignored");
         if (!config.enabled) {
             AgentLog.info("disabled by idempotency.enabled=false");
             System.setProperty(STATE_PROPERTY, "disabled by idempotency.enabled=false");
-            return;
+            return false;
         }
         AgentMetrics metrics = new AgentMetrics();
         StoreLifecycle lifecycle = new StoreLifecycle(config.store, config.sweepInterval, metrics);
@@ -72,16 +73,18 @@ public final class AgentInstaller {
                 .with(new LoadedTypeFallbackPool())
                 .with(new FailureListener(attached ? beforeAttach : null))
                 .ignore(IgnoredTypes.matcher());
+        if (attached) beforeAttach.attaching();
         JaxrsInstrumentation.apply(ServletInstrumentation.apply(builder)).installOn(instrumentation);
         if (attached) {
-            firstRequest.onRequest(); // the host is serving already
             int running = beforeAttach.snapshot();
+            firstRequest.onRequest(); // the host is serving already
             AgentLog.info("attached to a running JVM: servlets and filters already loaded were retransformed; " + running
                     + (running == 1 ? " request" : " requests") + " in flight now finish untouched, every request from now on is"
                     + " protected (JAX-RS applications started before the attach are protected at their servlet)");
         }
         AgentLog.info("started " + version() + ": " + config.summary());
         System.setProperty(STATE_PROPERTY, "running " + version() + (attached ? " (attached)" : ""));
+        return true;
     }
 
     private static String version() {

@@ -17,6 +17,13 @@ public final class FirstRequest {
 
     public void onRequest() {
         if (seen.get() || !seen.compareAndSet(false, true)) return;
-        for (Runnable action : actions) action.run();
+        for (Runnable action : actions) {
+            try {
+                action.run();
+            } catch (Throwable t) {
+                // never the request's problem: the store then opens with the first keyed request, as it would anyway
+                dev.idempotency.agent.core.log.AgentLog.warn("could not start background work at the first request: " + t);
+            }
+        }
     }
 }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Properties;
 
@@ -51,17 +52,13 @@ final class AttachCommand {
         try (AttachApi.Session vm = api.attach(pid)) {
             Properties target = vm.systemProperties();
             String state = target.getProperty(AgentInstaller.STATE_PROPERTY);
-            if (state != null) {
-                if (state.startsWith("running")) {
-                    console.out.println("already attached: the agent is " + state + " in JVM " + pid + "; nothing to do");
-                    return OperatorCli.OK;
-                }
-                console.err.println("the agent was loaded into JVM " + pid + " before and did not start (" + state
-                        + "); a JVM loads an agent once: restart it with -javaagent and corrected settings");
-                return OperatorCli.FAILED;
+            if (state != null && state.startsWith("running")) {
+                console.out.println("already attached: the agent is " + state + " in JVM " + pid + "; nothing to do");
+                return OperatorCli.OK;
             }
+            if (state != null) console.out.println("the agent did not start in JVM " + pid + " before (" + state + "); trying again");
             String javaVersion = target.getProperty("java.specification.version", "?");
-            Path file = settingsFile(settings);
+            Path file = settingsFile(settings, pid);
             try {
                 vm.loadAgent(agentJar.getAbsolutePath(), AttachArguments.SETTINGS_FILE + file.toAbsolutePath());
             } finally {
@@ -82,9 +79,6 @@ final class AttachCommand {
                         + " JDK may refuse agents loaded this way without that option, which is one more reason for -javaagent.");
             }
             return OperatorCli.OK;
-        } catch (AttachApi.AttachFailure e) {
-            console.err.println("idempotency-agent: " + e.getMessage());
-            return OperatorCli.FAILED;
         }
     }
 
@@ -97,14 +91,20 @@ final class AttachCommand {
         settings.setProperty(name, word.substring(equals + 1));
     }
 
-    /** Readable by this user only: it may hold the store's password. Deleted once the agent has read it. */
-    private static Path settingsFile(Properties settings) {
+    /**
+     * Readable by its owner only: it may hold the store's password. Owned by the target JVM's user (root may attach to
+     * another user's JVM, which must be able to read it). Deleted once the agent has read it.
+     */
+    private static Path settingsFile(Properties settings, String pid) {
         try {
             Path file = Files.createTempFile("idempotency-attach-", ".properties");
+            file.toFile().deleteOnExit();
             try {
                 Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException notPosix) {
-                // the temporary directory's own protection applies
+                Path process = Paths.get("/proc", pid);
+                if (Files.exists(process)) Files.setOwner(file, Files.getOwner(process));
+            } catch (UnsupportedOperationException | IOException | SecurityException notPosixOrNotRoot) {
+                // the temporary directory's own protection applies; a JVM of another user then says it cannot read it
             }
             try (OutputStream out = new FileOutputStream(file.toFile())) {
                 settings.store(out, "settings passed by idempotency-agent attach");

@@ -20,9 +20,14 @@ final class CliArguments {
     private final Set<String> flags = new HashSet<>();
 
     CliArguments(String[] args) {
+        boolean optionsEnded = false;
         for (int i = 0; i < args.length; i++) {
             String word = args[i];
-            if (!word.startsWith("--") || word.length() == 2) {
+            if (!optionsEnded && word.equals("--")) {
+                optionsEnded = true; // what follows is positional, even a key that starts with --
+                continue;
+            }
+            if (optionsEnded || !word.startsWith("--")) {
                 positional.add(word);
                 continue;
             }

@@ -44,8 +44,8 @@ final class DoctorCommand {
             fail("settings", e.getMessage());
             return summary();
         }
-        StoreSettings settings = config.store;
-        ok("settings", "store " + settings.redactedUrl() + ", table " + settings.table() + ", schema mode "
+        StoreSettings settings = OperatorCli.storeSettings(config);
+        ok("settings", "store " + config.store.redactedUrl() + ", table " + settings.table() + ", schema mode "
                 + lower(settings.schemaMode()) + ", on expired lease " + lower(settings.expiredLeasePolicy()));
         for (String unknown : config.unknownSettings()) warn("settings", "unknown setting " + unknown + " is ignored by the agent (a typo?)");
 
@@ -63,6 +63,11 @@ final class DoctorCommand {
         try {
             store.databaseTime();
         } catch (StoreException e) {
+            if (isMissingEmbeddedDatabase(e)) {
+                warn("store", "the embedded H2 database " + settings.redactedUrl().replace(";IFEXISTS=TRUE", "")
+                        + " does not exist yet; the agent creates it when the server serves its first request");
+                return false;
+            }
             fail("store", OperatorCli.oneLine(e.getMessage()) + " -> check the URL, that the database runs and accepts"
                     + " connections from this machine, and the user and password");
             return false;
@@ -82,6 +87,14 @@ final class DoctorCommand {
             ok("clock", clocks);
         }
         return true;
+    }
+
+    /** H2's "database not found" (90146): the tool opens an embedded database only if it exists. */
+    private static boolean isMissingEmbeddedDatabase(StoreException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLException && ((java.sql.SQLException) t).getErrorCode() == 90146) return true;
+        }
+        return false;
     }
 
     private boolean schema(JdbcIdempotencyStore plain, StoreSettings settings) {

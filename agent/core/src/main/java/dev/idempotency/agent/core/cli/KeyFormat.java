@@ -39,8 +39,8 @@ final class KeyFormat {
         rows.add(header);
         for (KeyRecord r : records) {
             rows.add(new String[] {r.key(), r.scope(), status(r.status()), time(r.createdAt()), leaseLeft(r, now),
-                    r.response().map(s -> String.valueOf(s.status())).orElse("-"),
-                    r.response().map(s -> bytes(s.bodyLength())).orElse("-")});
+                    r.responseStatus().map(String::valueOf).orElse("-"),
+                    r.responseBytes() < 0 ? "-" : bytes(r.responseBytes())});
         }
         int[] widths = new int[header.length];
         for (String[] row : rows) for (int i = 0; i < row.length; i++) widths[i] = Math.max(widths[i], row[i].length());
@@ -99,8 +99,8 @@ final class KeyFormat {
             m.put("expiresAt", String.valueOf(r.expiresAt()));
             m.put("leaseExpiresAt", r.leaseExpiresAt().map(String::valueOf).orElse(null));
             m.put("leaseLeftMillis", r.leaseExpiresAt().map(t -> Duration.between(now, t).toMillis()).orElse(null));
-            m.put("responseStatus", r.response().map(StoredResponse::status).orElse(null));
-            m.put("responseBytes", r.response().map(StoredResponse::bodyLength).orElse(null));
+            m.put("responseStatus", r.responseStatus().orElse(null));
+            m.put("responseBytes", r.responseBytes() < 0 ? null : r.responseBytes());
             if (withResponse && r.response().isPresent()) {
                 StoredResponse response = r.response().get();
                 List<Map<String, String>> headers = new ArrayList<>();

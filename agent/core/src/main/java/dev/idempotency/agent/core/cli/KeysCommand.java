@@ -20,6 +20,8 @@ import java.util.Optional;
 /** {@code keys list|show|resolve|delete}: what an operator does with keys, above all those whose outcome is unknown. */
 final class KeysCommand {
     private static final int DEFAULT_LIMIT = 100;
+    /** No key lives longer than the longest unknown-retention. */
+    private static final Duration LONGEST_AGE = Duration.ofDays(3650);
 
     private final OperatorCli cli;
     private final CliConsole console;
@@ -214,7 +216,9 @@ final class KeysCommand {
 
     private static Duration duration(String option, String value) {
         Duration d = ValueParsers.duration(value);
-        if (d == null) throw new UsageException(option + " is '" + value + "'; expected " + ValueParsers.DURATION_FORMAT);
+        if (d == null || d.compareTo(LONGEST_AGE) > 0) {
+            throw new UsageException(option + " is '" + value + "'; expected " + ValueParsers.DURATION_FORMAT + ", at most 3650d");
+        }
         return d;
     }
 }

@@ -4,10 +4,13 @@ import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.config.ConfigException;
 import dev.idempotency.agent.core.config.ConfigSource;
 import dev.idempotency.store.StoreConfigurationException;
+import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreException;
+import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
 
 import java.io.File;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 
@@ -39,6 +42,8 @@ public final class OperatorCli {
             "",
             "store options (the agent's settings otherwise: -Didempotency.*, IDEMPOTENCY_* variables):",
             "  --config FILE  --url JDBC_URL  --user NAME  --password SECRET  --table NAME",
+            "  (a password on the command line shows in ps and shell history: prefer IDEMPOTENCY_STORE_PASSWORD or --config)",
+            "  -- ends the options: a key that starts with -- comes after it",
             "",
             "exit codes: 0 done, 1 failed or refused, 2 usage or configuration error");
 
@@ -91,6 +96,13 @@ public final class OperatorCli {
         } catch (StoreConfigurationException e) {
             console.err.println("idempotency-agent: " + oneLine(e.getMessage()) + " (doctor checks the whole configuration)");
             return FAILED;
+        } catch (AttachApi.AttachFailure e) {
+            console.err.println("idempotency-agent: " + e.getMessage());
+            return FAILED;
+        } catch (IllegalArgumentException e) {
+            // the store's own checks on what it is given: a key longer than the schema holds, an empty key
+            console.err.println("idempotency-agent: " + e.getMessage());
+            return USAGE;
         }
     }
 
@@ -107,7 +119,23 @@ public final class OperatorCli {
     }
 
     JdbcIdempotencyStore openStore(CliArguments arguments) {
-        return JdbcIdempotencyStore.open(config(arguments).store);
+        StoreSettings settings = storeSettings(config(arguments));
+        return JdbcIdempotencyStore.open(settings.toBuilder()
+                .schemaMode(settings.schemaMode() == SchemaMode.NONE ? SchemaMode.NONE : SchemaMode.VALIDATE).build());
+    }
+
+    /**
+     * The store as the tool may open it: it never creates anything. A typo in a URL or a table name must say so, not
+     * quietly answer "no keys" from a new empty table or a new embedded database file.
+     */
+    static StoreSettings storeSettings(AgentConfig config) {
+        StoreSettings settings = config.store;
+        String url = settings.url();
+        if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:") && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:mem:")
+                && !url.toUpperCase(Locale.ROOT).contains("IFEXISTS")) {
+            return settings.toBuilder().url(url + ";IFEXISTS=TRUE").build();
+        }
+        return settings;
     }
 
     private static void setIfGiven(Properties properties, String name, String value) {

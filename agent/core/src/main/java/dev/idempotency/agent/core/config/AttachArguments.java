@@ -20,8 +20,9 @@ public final class AttachArguments {
     public static ConfigSource settings(String arguments) {
         if (arguments == null || arguments.trim().isEmpty()) return ConfigSource.fromEnvironment();
         if (!arguments.startsWith(SETTINGS_FILE)) {
-            throw new ConfigException("agent arguments '" + arguments + "' are not understood; configure the agent with"
-                    + " -Didempotency.* system properties, IDEMPOTENCY_* variables or idempotency.config");
+            dev.idempotency.agent.core.log.AgentLog.warn("agent arguments are ignored; configure the agent with -Didempotency.*"
+                    + " system properties, IDEMPOTENCY_* variables or idempotency.config");
+            return ConfigSource.fromEnvironment();
         }
         String path = arguments.substring(SETTINGS_FILE.length());
         Properties merged = new Properties();

@@ -81,7 +81,7 @@ public final class Admission {
     /** Ends the admission with the application's response (the caller has called {@link #end()}). */
     public Conclusion conclude(int status, List<String[]> headers, byte[] body) {
         Conclusion conclusion = concluded(status, headers, body);
-        metrics.completed(AgentMetrics.Completion.valueOf(conclusion.name()));
+        if (conclusion != Conclusion.RELEASED) metrics.completed(AgentMetrics.Completion.valueOf(conclusion.name())); // release() counts
         return conclusion;
     }
 
@@ -137,6 +137,7 @@ public final class Admission {
 
     /** Gives the key up without a result: the next request with it runs the application again. */
     public void release(String why) {
+        metrics.completed(AgentMetrics.Completion.RELEASED);
         try {
             store.release(token);
             AgentLog.debug(description + ": released (" + why + "); a retry runs the application again");
@@ -147,6 +148,7 @@ public final class Admission {
 
     /** Before a response too large to keep starts streaming: retries will get a problem instead of running again. */
     public void recordNotKept(int status, String reason) throws StoreException {
+        metrics.completed(AgentMetrics.Completion.NOT_KEPT);
         store.complete(token, new StoredResponse(status,
                 Collections.singletonList(new StoredResponse.Header(ReplayHeaders.NOT_KEPT_MARKER, reason)), new byte[0]));
         AgentLog.info(description + ": response streams through (" + reason + "); it is not kept for retries");

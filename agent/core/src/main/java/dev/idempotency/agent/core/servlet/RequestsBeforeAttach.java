@@ -11,12 +11,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * filters ran before the attach, so the agent cannot know what they read; taking such a request half way would risk
  * more than leaving it alone. At the attach, every thread inside a servlet or filter is noted; such a thread's next
  * keyed request is new when its first instrumented entry has no other instrumented frame beneath it. The set empties
- * as those requests end, and from then on the check is one volatile read.
+ * as those requests end, and from then on the check is one volatile read. (A stack deeper than the JVM reports, 1024
+ * frames by default, hides its outermost frames: such a request could be taken for a new one.)
  */
 public final class RequestsBeforeAttach {
     private final Set<String> instrumentedTypes = ConcurrentHashMap.newKeySet();
     private final Set<Thread> threads = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<Thread, Boolean>()));
     private volatile boolean any;
+    /** Between the start of retransformation and the snapshot: any entry with an instrumented frame beneath is older. */
+    private volatile boolean attaching;
+
+    /** Called before retransformation starts: classes switch to instrumented code one by one from then on. */
+    public void attaching() {
+        attaching = true;
+        any = true;
+    }
 
     /** A class whose service/doFilter the agent instrumented. */
     public void instrumented(String typeName) {
@@ -29,6 +38,7 @@ public final class RequestsBeforeAttach {
             if (instrumentedFrames(e.getValue()) > 0) threads.add(e.getKey());
         }
         any = !threads.isEmpty();
+        attaching = false;
         return threads.size();
     }
 
@@ -36,6 +46,7 @@ public final class RequestsBeforeAttach {
     public boolean isCurrentRequestOlder() {
         if (!any) return false;
         Thread current = Thread.currentThread();
+        if (attaching) return instrumentedFrames(current.getStackTrace()) > 1;
         if (!threads.contains(current)) return false;
         // The entry being handled is one instrumented frame; another beneath it was entered before the attach, since
         // any entered after it would have taken the request already.

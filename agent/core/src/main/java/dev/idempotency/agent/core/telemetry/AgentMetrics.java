@@ -11,7 +11,18 @@ import java.util.function.IntSupplier;
  */
 public final class AgentMetrics {
     /** How a request that ran ended its reservation. */
-    public enum Completion { RECORDED, RELEASED, TAKEN_OVER, NOT_RECORDED }
+    public enum Completion {
+        /** The response is stored for replay. */
+        RECORDED,
+        /** Given up without a result (5xx, a retry status, an exception): the next request runs. */
+        RELEASED,
+        /** Another request took the key over while this one ran. */
+        TAKEN_OVER,
+        /** The store could not take the response. */
+        NOT_RECORDED,
+        /** Too large to keep: retries get 409 not-kept. */
+        NOT_KEPT
+    }
 
     private final Map<Outcome, LongAdder> outcomes = new EnumMap<>(Outcome.class);
     private final Map<Completion, LongAdder> completions = new EnumMap<>(Completion.class);

@@ -32,7 +32,7 @@ final class PrometheusText {
         header(out, name, "histogram", help);
         long[] cumulative = recorder.cumulativeBuckets();
         for (int i = 0; i < LatencyRecorder.BOUNDS.length; i++) {
-            sample(out, name + "_bucket", "le=\"" + LatencyRecorder.BOUNDS[i] + "\"", cumulative[i]);
+            sample(out, name + "_bucket", "le=\"" + java.math.BigDecimal.valueOf(LatencyRecorder.BOUNDS[i]).toPlainString() + "\"", cumulative[i]);
         }
         sample(out, name + "_bucket", "le=\"+Inf\"", cumulative[cumulative.length - 1]);
         out.append(name).append("_sum ").append(recorder.sumSeconds()).append('\n');

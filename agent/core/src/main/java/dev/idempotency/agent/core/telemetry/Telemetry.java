@@ -29,6 +29,8 @@ public final class Telemetry {
     private final String host;
     private final int port;
     private final AtomicBoolean started = new AtomicBoolean();
+    /** Made with the agent (see AgentThreads), used once; null when nothing is published. */
+    private final ExecutorService thread;
 
     public Telemetry(AgentMetrics metrics, AgentMBean.Housekeeping housekeeping, boolean jmx, String host, int port) {
         this.metrics = metrics;
@@ -36,6 +38,7 @@ public final class Telemetry {
         this.jmx = jmx;
         this.host = host;
         this.port = port;
+        this.thread = jmx || port > 0 ? AgentThreads.single("telemetry") : null;
     }
 
     public static AgentMBean.Housekeeping housekeeping(java.util.function.IntSupplier purge, java.util.function.IntSupplier sweep) {
@@ -47,8 +50,7 @@ public final class Telemetry {
 
     public void start() {
         if (!started.compareAndSet(false, true)) return;
-        if (!jmx && port <= 0) return;
-        ExecutorService thread = AgentThreads.single("telemetry");
+        if (thread == null) return;
         thread.execute(() -> {
             if (jmx) registerMBean();
             if (port > 0) serveMetrics();

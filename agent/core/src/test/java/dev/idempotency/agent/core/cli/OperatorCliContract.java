@@ -117,8 +117,8 @@ abstract class OperatorCliContract {
 
     /** The command with the store options an operator passes. */
     protected Run answering(String stdin, String... args) {
-        List<String> all = new ArrayList<>(Arrays.asList(args));
-        all.addAll(Arrays.asList("--url", url(), "--table", table));
+        List<String> all = new ArrayList<>(Arrays.asList("--url", url(), "--table", table));
+        all.addAll(Arrays.asList(args));
         return cli(stdin, all.toArray(new String[0]));
     }
 
@@ -323,7 +323,7 @@ abstract class OperatorCliContract {
     void doctorFailsForAUserWhoMayOnlyRead() throws SQLException {
         store().checkSchema();
         String readOnly = readOnlyUserUrl();
-        org.junit.jupiter.api.Assumptions.assumeTrue(readOnly != null, "this database makes no read-only user here");
+        org.junit.jupiter.api.Assumptions.assumeTrue(readOnly != null, "no read-only user can use the store on this database (H2: its connection settings need an admin)");
         Run run = cli("", "doctor", "--url", readOnly, "--table", table);
         assertEquals(1, run.exit, run.toString());
         assertTrue(run.out.contains("FAIL  privileges") && run.out.contains("insert into " + table), run.toString());
@@ -352,6 +352,31 @@ abstract class OperatorCliContract {
         Run config = cli("", "keys", "list", "--url", "jdbc:oracle:thin:@db");
         assertEquals(2, config.exit, config.toString());
         assertTrue(config.err.contains("configuration rejected"), config.toString());
+    }
+
+    @Test
+    void aKeyStartingWithDashesIsNamedAfterTheEndOfOptionsAndATooLongKeyIsAUsageError() {
+        JdbcIdempotencyStore store = store();
+        store.complete(store.reserve("s", "--odd", "fp").token(), response(200, "{}"));
+        Run show = onStore("keys", "show", "--", "s", "--odd");
+        assertEquals(0, show.exit, show.toString());
+        assertTrue(show.out.contains("--odd"), show.toString());
+        Run tooLong = onStore("keys", "show", "s", new String(new char[300]).replace('\0', 'k'));
+        assertEquals(2, tooLong.exit, tooLong.toString());
+        Run tooOld = onStore("keys", "list", "--older-than", "999999999d");
+        assertEquals(2, tooOld.exit, tooOld.toString());
+    }
+
+    @Test
+    void aMistypedTableIsReportedNotCreated() throws SQLException {
+        store().checkSchema();
+        Run run = cli("", "keys", "list", "--url", url(), "--table", table + "_typo");
+        assertEquals(1, run.exit, run.toString());
+        assertTrue(run.err.contains(table + "_typo"), run.toString());
+        try (Connection c = connect(); java.sql.ResultSet tables = c.getMetaData().getTables(null, null, "%", null)) {
+            while (tables.next()) assertFalse(tables.getString("TABLE_NAME").toLowerCase(java.util.Locale.ROOT).startsWith(table + "_typo"),
+                    "the tool made " + tables.getString("TABLE_NAME"));
+        }
     }
 
     @Test
