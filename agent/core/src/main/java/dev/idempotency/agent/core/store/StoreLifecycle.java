@@ -21,7 +21,12 @@ import java.util.concurrent.TimeoutException;
 public final class StoreLifecycle {
     private final StoreSettings settings;
     private static final int SHUTDOWN_WAIT_SECONDS = 30;
-    private static final int FIRST_CONNECTION_ATTEMPTS = 3;
+    private static final int FIRST_CONNECTION_SECONDS = 60;
+    /**
+     * How long a keyed request waits for a store that is still opening (only while it opens for the first time, or
+     * again after a failed opening) before it is answered 503: an embedded database on a busy machine can take seconds.
+     */
+    private static final int OPENING_WAIT_SECONDS = 15;
 
     private final Duration sweepInterval;
     private final ScheduledExecutorService opener = AgentThreads.single("store");
@@ -53,7 +58,7 @@ public final class StoreLifecycle {
         if (s != null) return s;
         Future<IdempotencyStore> f = startOpening();
         try {
-            return f.get(settings.connectTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
+            return f.get(OPENING_WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
             throw new dev.idempotency.store.StoreUnavailableException("the idempotency store is still opening", e);
         } catch (InterruptedException e) {
@@ -116,17 +121,20 @@ public final class StoreLifecycle {
 
     /**
      * The first connection loads and initialises the driver (an embedded database opens its files), which can outlast
-     * the connect timeout meant for a running store, above all in a JVM still starting or beside another agent: the
-     * pool keeps trying in the background, so the opening tries again, a bounded number of times.
+     * the connect timeout meant for a running store, above all in a JVM still starting, on a busy machine or beside
+     * another agent. The pool keeps trying in the background, so the opening waits for it, up to a bound; requests
+     * meanwhile wait their own bounded time and are answered 503 (fail closed) if it is not open by then.
      */
-    private static void firstConnection(JdbcIdempotencyStore store) {
+    private void firstConnection(JdbcIdempotencyStore store) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(FIRST_CONNECTION_SECONDS);
         for (int attempt = 1; ; attempt++) {
             try {
                 store.checkSchema();
+                if (attempt > 1) AgentLog.info("the store answered its first connection at attempt " + attempt);
                 return;
             } catch (dev.idempotency.store.StoreUnavailableException e) {
-                if (attempt == FIRST_CONNECTION_ATTEMPTS) throw e;
-                AgentLog.debug("the store did not answer its first connection in time (attempt " + attempt + "): " + e.getMessage());
+                if (System.nanoTime() - deadline > 0) throw e;
+                if (attempt == 1) AgentLog.warn("the store did not answer its first connection in time; still trying: " + e.getMessage());
             }
         }
     }
