@@ -39,6 +39,9 @@ abstract class ServerProcess implements AutoCloseable {
         this.work = E2eEnvironment.work().resolve(name + "-" + Long.toHexString(System.nanoTime()));
         Files.createDirectories(work);
         this.port = freePort();
+        // The store's connections may take seconds to make when this machine's CPU is contended (measured: 20-40 %
+        // stolen by the host); the scenarios are about behaviour, not speed. Tests of outages set their own timeout.
+        agentSettings.put("idempotency.store.connect-timeout", "10s");
     }
 
     ServerProcess set(String setting, String value) {
