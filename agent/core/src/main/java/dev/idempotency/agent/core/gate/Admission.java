@@ -80,9 +80,14 @@ public final class Admission {
 
     /** Ends the admission with the application's response (the caller has called {@link #end()}). */
     public Conclusion conclude(int status, List<String[]> headers, byte[] body) {
-        Conclusion conclusion = concluded(status, headers, body);
-        if (conclusion != Conclusion.RELEASED) metrics.completed(AgentMetrics.Completion.valueOf(conclusion.name())); // release() counts
-        return conclusion;
+        heartbeat.recordingStarted(); // a JVM shutting down keeps the store open until this is written
+        try {
+            Conclusion conclusion = concluded(status, headers, body);
+            if (conclusion != Conclusion.RELEASED) metrics.completed(AgentMetrics.Completion.valueOf(conclusion.name())); // release() counts
+            return conclusion;
+        } finally {
+            heartbeat.recordingEnded();
+        }
     }
 
     private Conclusion concluded(int status, List<String[]> headers, byte[] body) {
@@ -138,17 +143,29 @@ public final class Admission {
     /** Gives the key up without a result: the next request with it runs the application again. */
     public void release(String why) {
         metrics.completed(AgentMetrics.Completion.RELEASED);
+        heartbeat.recordingStarted();
         try {
             store.release(token);
             AgentLog.debug(description + ": released (" + why + "); a retry runs the application again");
         } catch (StoreException e) {
             AgentLog.warn(description + ": could not release the key (" + why + "); it stays in flight until its lease expires", e);
+        } finally {
+            heartbeat.recordingEnded();
         }
     }
 
     /** Before a response too large to keep starts streaming: retries will get a problem instead of running again. */
     public void recordNotKept(int status, String reason) throws StoreException {
         metrics.completed(AgentMetrics.Completion.NOT_KEPT);
+        heartbeat.recordingStarted();
+        try {
+            recordNotKeptMarker(status, reason);
+        } finally {
+            heartbeat.recordingEnded();
+        }
+    }
+
+    private void recordNotKeptMarker(int status, String reason) throws StoreException {
         store.complete(token, new StoredResponse(status,
                 Collections.singletonList(new StoredResponse.Header(ReplayHeaders.NOT_KEPT_MARKER, reason)), new byte[0]));
         AgentLog.info(description + ": response streams through (" + reason + "); it is not kept for retries");

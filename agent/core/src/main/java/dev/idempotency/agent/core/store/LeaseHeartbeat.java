@@ -59,6 +59,22 @@ public final class LeaseHeartbeat {
     }
 
     /** True while a request of this JVM runs with a key (not counting work the container already gave up on). */
+    /** Responses being recorded (or keys released) right now, after their requests stopped renewing. */
+    private final java.util.concurrent.atomic.AtomicInteger recording = new java.util.concurrent.atomic.AtomicInteger();
+
+    public void recordingStarted() {
+        recording.incrementAndGet();
+    }
+
+    public void recordingEnded() {
+        recording.decrementAndGet();
+    }
+
+    /** Whether requests still run or their outcome is being written: the store must stay open for them. */
+    public boolean hasUnfinishedRequests() {
+        return hasRunningRequests() || recording.get() > 0;
+    }
+
     /** How many keys requests of this JVM hold now (including abandoned work in its grace). */
     public int runningCount() {
         return running.size();

@@ -22,6 +22,7 @@ public final class StoreLifecycle {
     private final StoreSettings settings;
     private static final int SHUTDOWN_WAIT_SECONDS = 30;
     private static final int FIRST_CONNECTION_SECONDS = 60;
+    private static final int SETTLE_MILLIS = 200;
     /**
      * How long a keyed request waits for a store that is still opening (only while it opens for the first time, or
      * again after a failed opening) before it is answered 503: an embedded database on a busy machine can take seconds.
@@ -102,11 +103,16 @@ public final class StoreLifecycle {
     private static void closeAfterRunningRequests(IdempotencyStore store, LeaseHeartbeat heartbeat) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_WAIT_SECONDS);
         try {
-            while (heartbeat.hasRunningRequests() && System.nanoTime() - deadline < 0) Thread.sleep(20);
+            // A request stops renewing just before its response is recorded: look twice, a moment apart, so that one
+            // caught between the two steps is not cut off.
+            do {
+                while (heartbeat.hasUnfinishedRequests() && System.nanoTime() - deadline < 0) Thread.sleep(20);
+                Thread.sleep(SETTLE_MILLIS);
+            } while (heartbeat.hasUnfinishedRequests() && System.nanoTime() - deadline < 0);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (heartbeat.hasRunningRequests()) AgentLog.warn("JVM exit: keyed requests still running after " + SHUTDOWN_WAIT_SECONDS + "s; closing the store");
+        if (heartbeat.hasUnfinishedRequests()) AgentLog.warn("JVM exit: keyed requests still running after " + SHUTDOWN_WAIT_SECONDS + "s; closing the store");
         try {
             store.close();
         } catch (RuntimeException e) {
