@@ -36,6 +36,7 @@ public final class StoreSettings {
     private final Duration unknownRetention;
     private final ExpiredLeasePolicy expiredLeasePolicy;
     private final int batchSize;
+    private final boolean groupCommit;
 
     private StoreSettings(Builder b) {
         this.url = b.url == null || b.url.trim().isEmpty() ? defaultH2Url() : b.url.trim();
@@ -51,6 +52,7 @@ public final class StoreSettings {
         this.unknownRetention = b.unknownRetention;
         this.expiredLeasePolicy = Objects.requireNonNull(b.expiredLeasePolicy, "expiredLeasePolicy");
         this.batchSize = b.batchSize;
+        this.groupCommit = b.groupCommit;
         if (!url.startsWith("jdbc:")) fail("url", url, "a JDBC URL (jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql:, jdbc:h2:)");
         if (!TABLE_NAME.matcher(table).matches()) fail("table", table, "an SQL identifier, optionally schema-qualified (letters, digits, _)");
         if (poolSize < 1 || poolSize > 500) fail("pool-size", String.valueOf(poolSize), "a number from 1 to 500");
@@ -94,7 +96,8 @@ public final class StoreSettings {
     public Builder toBuilder() {
         return builder().url(url).user(user).password(password).table(table).schemaMode(schemaMode).poolSize(poolSize)
                 .connectTimeout(connectTimeout).queryTimeout(queryTimeout).lease(lease).ttl(ttl)
-                .unknownRetention(unknownRetention).expiredLeasePolicy(expiredLeasePolicy).batchSize(batchSize);
+                .unknownRetention(unknownRetention).expiredLeasePolicy(expiredLeasePolicy).batchSize(batchSize)
+                .groupCommit(groupCommit);
     }
 
     public String url() { return url; }
@@ -111,6 +114,8 @@ public final class StoreSettings {
     public Duration unknownRetention() { return unknownRetention; }
     public ExpiredLeasePolicy expiredLeasePolicy() { return expiredLeasePolicy; }
     public int batchSize() { return batchSize; }
+    /** Whether concurrent reservations and completions share statements and commits. */
+    public boolean groupCommit() { return groupCommit; }
 
     /** The URL with any password parameter masked, for log lines. */
     public String redactedUrl() {
@@ -121,7 +126,8 @@ public final class StoreSettings {
     public String toString() {
         return "StoreSettings[url=" + redactedUrl() + ", user=" + user + ", password=" + (password == null ? "none" : "***")
                 + ", table=" + table + ", schema=" + schemaMode + ", pool=" + poolSize + ", lease=" + lease + ", ttl=" + ttl
-                + ", unknownRetention=" + unknownRetention + ", expiredLease=" + expiredLeasePolicy + "]";
+                + ", unknownRetention=" + unknownRetention + ", expiredLease=" + expiredLeasePolicy
+                + ", groupCommit=" + groupCommit + "]";
     }
 
     public static final class Builder {
@@ -138,6 +144,7 @@ public final class StoreSettings {
         private Duration unknownRetention = Duration.ofDays(30);
         private ExpiredLeasePolicy expiredLeasePolicy = ExpiredLeasePolicy.RECONCILE;
         private int batchSize = 500;
+        private boolean groupCommit = true;
 
         /** JDBC URL; null or blank selects the embedded H2 default. */
         public Builder url(String url) { this.url = url; return this; }
@@ -162,6 +169,12 @@ public final class StoreSettings {
         public Builder expiredLeasePolicy(ExpiredLeasePolicy policy) { this.expiredLeasePolicy = policy; return this; }
         /** Rows per statement in the sweeper and the purge. */
         public Builder batchSize(int batchSize) { this.batchSize = batchSize; return this; }
+
+        /**
+         * Concurrent reservations and completions share one statement and one commit (on by default): a caller alone
+         * never waits; batches form only while the database is busy. Off, each runs its own statements.
+         */
+        public Builder groupCommit(boolean groupCommit) { this.groupCommit = groupCommit; return this; }
 
         public StoreSettings build() { return new StoreSettings(this); }
     }

@@ -507,6 +507,90 @@ abstract class IdempotencyStoreContract {
     }
 
     @Test
+    void underGroupCommitConcurrentCallersShareBatchesAndEachGetsItsOwnOutcome() throws Exception {
+        JdbcIdempotencyStore store = open(settings().poolSize(4));
+        int rounds = mixedRounds(store, 60, () -> store.reservationFigures().largestBatch() > 1 && store.completionFigures().largestBatch() > 1);
+        assertTrue(store.reservationFigures().largestBatch() > 1, "no reservations were batched in " + rounds + " rounds: "
+                + store.reservationFigures());
+        assertTrue(store.completionFigures().largestBatch() > 1, "no completions were batched in " + rounds + " rounds: "
+                + store.completionFigures());
+    }
+
+    @Test
+    void withoutGroupCommitEveryCallerGetsTheSameOutcomes() throws Exception {
+        JdbcIdempotencyStore store = open(settings().poolSize(4).groupCommit(false));
+        mixedRounds(store, 3, () -> false);
+        assertEquals(0, store.reservationFigures().batches());
+        assertEquals(0, store.completionFigures().batches());
+    }
+
+    /**
+     * Rounds of 32 callers released at once: new keys reserved and completed, replays, mismatches, and racers on one
+     * key per round. Each caller's own outcome is checked, then every new key's stored response. Stops after
+     * {@code maxRounds} or once {@code enough} holds; returns the rounds run.
+     */
+    private int mixedRounds(JdbcIdempotencyStore store, int maxRounds, java.util.function.BooleanSupplier enough) throws Exception {
+        int threads = 32;
+        for (int t = 0; t < threads; t++) {
+            OwnershipToken owner = store.reserve("mix", "done-" + t, "fp").token();
+            assertTrue(store.complete(owner, response(200, "done-" + t)));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        int round = 0;
+        try {
+            while (round < maxRounds && (round == 0 || !enough.getAsBoolean())) {
+                int r = round++;
+                CyclicBarrier start = new CyclicBarrier(threads);
+                List<Future<Outcome>> racers = new ArrayList<>();
+                List<Future<?>> others = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int thread = t;
+                    java.util.concurrent.Callable<Outcome> work = () -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        switch (thread % 4) {
+                            case 0: {
+                                String key = "new-" + r + "-" + thread;
+                                Reservation fresh = store.reserve("mix", key, "fp");
+                                assertEquals(Outcome.ACQUIRED, fresh.outcome(), key);
+                                assertTrue(store.complete(fresh.token(), response(201, key)), key);
+                                return Outcome.ACQUIRED;
+                            }
+                            case 1: {
+                                Reservation replay = store.reserve("mix", "done-" + thread, "fp");
+                                assertEquals(Outcome.REPLAY, replay.outcome());
+                                assertArrayEquals(("done-" + thread).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                                        replay.response().body());
+                                return Outcome.REPLAY;
+                            }
+                            case 2:
+                                assertEquals(Outcome.MISMATCH, store.reserve("mix", "done-" + thread, "other").outcome());
+                                return Outcome.MISMATCH;
+                            default:
+                                return store.reserve("mix", "shared-" + r, "fp").outcome();
+                        }
+                    };
+                    if (t % 4 == 3) racers.add(pool.submit(work));
+                    else others.add(pool.submit(work));
+                }
+                for (Future<?> f : others) f.get(30, TimeUnit.SECONDS);
+                Map<Outcome, Integer> counts = new ConcurrentHashMap<>();
+                for (Future<Outcome> f : racers) counts.merge(f.get(30, TimeUnit.SECONDS), 1, Integer::sum);
+                assertEquals(1, counts.getOrDefault(Outcome.ACQUIRED, 0), "shared-" + r + ": " + counts);
+                assertEquals(racers.size() - 1, counts.getOrDefault(Outcome.IN_FLIGHT, 0), "shared-" + r + ": " + counts);
+                for (int t = 0; t < threads; t += 4) {
+                    String key = "new-" + r + "-" + t;
+                    KeyRecord record = store.find("mix", key).orElseThrow(() -> new AssertionError(key + " missing"));
+                    assertEquals(KeyStatus.COMPLETED, record.status(), key);
+                    assertArrayEquals(key.getBytes(java.nio.charset.StandardCharsets.UTF_8), record.response().get().body(), key);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return round;
+    }
+
+    @Test
     void racingTakeoversOfAnExpiredLeaseLeaveExactlyOneOwner() throws Exception {
         // The first owner's lease is short; the racers' is long, so that the winner's own lease cannot run out while the
         // others are still racing on a slow machine (which would make a second takeover legitimate).

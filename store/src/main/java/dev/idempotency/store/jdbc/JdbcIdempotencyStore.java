@@ -15,15 +15,20 @@ import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.StoredResponse;
 import dev.idempotency.store.jdbc.dialect.Dialect;
 
+import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -45,6 +50,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private static final int MAX_FINGERPRINT_LENGTH = 128;
     private static final int MAX_RESERVE_ROUNDS = 5;
     private static final int RENEW_CHUNK = 200;
+    /** Most writes one group commit carries: bounds the statement's size and the time its first caller waits. */
+    private static final int MAX_GROUP = 64;
     private static final int SECRET_BYTES = 32;
     /** One connection for housekeeping, one always left for the heartbeat's renewals. */
     private static final int BACKGROUND_POOL_SIZE = 2;
@@ -56,6 +63,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final HikariDataSource background;
     /** Housekeeping takes at most one background connection at a time: the other stays free for renewals. */
     private final Semaphore housekeeping = new Semaphore(1);
+    /** First inserts of new keys, shared among concurrent reservations; null with group commit off. */
+    private final GroupCommit<Candidate, FirstStep> reservations;
+    /** Completions, shared likewise. */
+    private final GroupCommit<Completion, Boolean> completions;
     private volatile boolean schemaReady;
     private volatile byte[] installationSecret;
 
@@ -65,6 +76,17 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         this.sql = new Sql(dialect, settings.table(), settings.batchSize(), settings.unknownRetention().toMillis());
         this.pool = ConnectionPool.open(settings, dialect);
         this.background = ConnectionPool.openBackground(settings, dialect, BACKGROUND_POOL_SIZE);
+        int lanes = groupCommitLanes(settings.poolSize());
+        this.reservations = settings.groupCommit() ? new GroupCommit<>("reserve", lanes, MAX_GROUP, this::firstInserts) : null;
+        this.completions = settings.groupCommit() ? new GroupCommit<>("complete", lanes, MAX_GROUP, this::completeTogether) : null;
+    }
+
+    /**
+     * Batches of each kind that may run at once. Two keep the database busy while the next batch forms (one runs, the
+     * other commits), and leave connections for the rounds that follow a refused insert; a pool of one or two has fewer.
+     */
+    static int groupCommitLanes(int poolSize) {
+        return Math.max(1, Math.min(2, poolSize / 2));
     }
 
     /** Opens the store without touching the database: connections and the schema come on first use. */
@@ -85,61 +107,92 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public Reservation reserve(String scope, String key, String fingerprint) {
         requireIdentity(scope, key);
         requireLength("fingerprint", fingerprint, MAX_FINGERPRINT_LENGTH);
+        FirstStep first = reservations == null ? FirstStep.NOT_TRIED
+                : reservations.submit(new Candidate(new OwnershipToken(scope, key, UUID.randomUUID().toString()), fingerprint));
+        if (first.acquired != null) return Reservation.acquired(first.acquired);
+        if (first.state != null && first.state.ownedBy(first.tried)) return Reservation.acquired(first.tried);
+        Reservation answered = first.state == null ? null : answerWithoutWriting(first.state, fingerprint);
+        if (answered != null) return answered; // a replay, a mismatch, a 409: the batch's one round trip was all it took
         // The token of a write whose answer is outstanding: if the answer is lost, the key may be ours, and the caller
         // needs the token to give it back.
         Sent sent = new Sent();
-        return withConnection(pool, "reserve", sent, c -> {
-            for (int round = 0; round < MAX_RESERVE_ROUNDS; round++) {
-                // Generated before the write, so that it is known even if the write's answer never arrives.
-                String token = UUID.randomUUID().toString();
-                OwnershipToken owned = new OwnershipToken(scope, key, token);
-                if (insert(c, sent, owned, fingerprint)) return Reservation.acquired(owned);
-                KeyState state = readState(c, scope, key);
-                if (state == null) continue; // deleted between our insert and our read: try the insert again
-                if (state.expired && (state.status == KeyStatus.COMPLETED || state.status == KeyStatus.RETRYABLE)) {
-                    if (write(c, sent, owned, sql.takeOverExpiredKey, fingerprint, token, leaseMillis(), ttlMillis(), scope, key)) {
-                        return Reservation.acquired(owned);
+        return withConnection(pool, "reserve", sent, c -> decide(c, sent, scope, key, fingerprint, first));
+    }
+
+    /** Everything after a first insert that did not win: what the key holds decides, a few rounds at most. */
+    private Reservation decide(Connection c, Sent sent, String scope, String key, String fingerprint, FirstStep first) throws SQLException {
+        boolean insertRefused = first.present;
+        KeyState known = first.state;
+        for (int round = 0; round < MAX_RESERVE_ROUNDS; round++) {
+            // Generated before the write, so that it is known even if the write's answer never arrives.
+            String token = UUID.randomUUID().toString();
+            OwnershipToken owned = new OwnershipToken(scope, key, token);
+            if (!insertRefused && insert(c, sent, owned, fingerprint)) return Reservation.acquired(owned);
+            insertRefused = false;
+            KeyState state = known != null ? known : readState(c, scope, key);
+            known = null;
+            if (state == null) continue; // deleted between our insert and our read: try the insert again
+            if (round == 0 && state.ownedBy(first.tried)) return Reservation.acquired(first.tried);
+            Reservation answered = answerWithoutWriting(state, fingerprint);
+            if (answered != null) return answered;
+            if (state.expired && (state.status == KeyStatus.COMPLETED || state.status == KeyStatus.RETRYABLE)) {
+                if (write(c, sent, owned, sql.takeOverExpiredKey, fingerprint, token, leaseMillis(), ttlMillis(), scope, key)) {
+                    return Reservation.acquired(owned);
+                }
+                continue;
+            }
+            switch (state.status) { // same fingerprint, and the key must be taken with a write
+                case RETRYABLE:
+                    if (write(c, sent, owned, sql.takeOverRetryable, token, leaseMillis(), ttlMillis(), scope, key, fingerprint)) {
+                        return Reservation.reacquired(owned);
                     }
                     continue;
-                }
-                if (!state.fingerprint.equals(fingerprint)) return Reservation.mismatch();
-                switch (state.status) {
-                    case COMPLETED:
-                        return Reservation.replay(state.response);
-                    case UNKNOWN:
-                        return Reservation.outcomeUnknown();
-                    case RETRYABLE:
-                        if (write(c, sent, owned, sql.takeOverRetryable, token, leaseMillis(), ttlMillis(), scope, key, fingerprint)) {
+                case IN_FLIGHT: // past its lease
+                    if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY) {
+                        if (write(c, sent, owned, sql.takeOverExpiredLease, token, leaseMillis(), ttlMillis(), scope, key,
+                                fingerprint, state.ownerToken)) {
                             return Reservation.reacquired(owned);
                         }
-                        continue;
-                    case IN_FLIGHT:
-                        if (state.leaseLeftMillis > 0) return Reservation.inFlight(state.leaseLeftMillis);
-                        if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY) {
-                            if (write(c, sent, owned, sql.takeOverExpiredLease, token, leaseMillis(), ttlMillis(), scope, key,
-                                    fingerprint, state.ownerToken)) {
-                                return Reservation.reacquired(owned);
-                            }
-                        } else if (update(c, sql.markUnknown, scope, key, state.ownerToken) == 1) {
-                            return Reservation.outcomeUnknown();
-                        }
-                        continue; // the owner renewed or someone else moved first: look again
-                    default:
-                        throw new StoreDataException(describe(scope, key) + " has status " + state.status
-                                + ", which this version cannot act on", null);
-                }
+                    } else if (update(c, sql.markUnknown, scope, key, state.ownerToken) == 1) {
+                        return Reservation.outcomeUnknown();
+                    }
+                    continue; // the owner renewed or someone else moved first: look again
+                default:
+                    throw new StoreDataException(describe(scope, key) + " has status " + state.status
+                            + ", which this version cannot act on", null);
             }
-            // The key changed under us every round: others are actively working on it.
-            return Reservation.inFlight(1000);
-        });
+        }
+        // The key changed under us every round: others are actively working on it.
+        return Reservation.inFlight(1000);
+    }
+
+    /** The answer a key's state gives by itself, or null when taking the key needs a write. */
+    private static Reservation answerWithoutWriting(KeyState state, String fingerprint) {
+        boolean terminal = state.status == KeyStatus.COMPLETED || state.status == KeyStatus.RETRYABLE;
+        if (state.expired && terminal) return null; // counts as new
+        if (!state.fingerprint.equals(fingerprint)) return Reservation.mismatch();
+        if (state.status == KeyStatus.COMPLETED) return Reservation.replay(state.response);
+        if (state.status == KeyStatus.UNKNOWN) return Reservation.outcomeUnknown();
+        if (state.status == KeyStatus.IN_FLIGHT && state.leaseLeftMillis > 0) return Reservation.inFlight(state.leaseLeftMillis);
+        return null;
     }
 
     @Override
     public boolean complete(OwnershipToken token, StoredResponse response) {
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(response, "response");
-        return withConnection("complete", c -> update(c, sql.complete, response.status(), HeaderCodec.encode(response.headers()),
-                response.body(), token.scope(), token.key(), token.token()) == 1);
+        if (completions != null) {
+            Boolean won = completions.submit(new Completion(token, response));
+            if (won != null) return won;
+        }
+        return withConnection("complete", c -> update(c, sql.complete, completeParameters(new Completion(token, response))) == 1);
+    }
+
+    private static Object[] completeParameters(Completion done) {
+        StoredResponse response = done.response;
+        OwnershipToken token = done.token;
+        return new Object[] {response.status(), HeaderCodec.encode(response.headers()), response.body(),
+                token.scope(), token.key(), token.token()};
     }
 
     @Override
@@ -310,6 +363,15 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return withConnection("delete", c -> update(c, sql.delete, scope, key) == 1);
     }
 
+    /** How much group commit shared reservations and completions so far (zero batches with it off). */
+    public GroupCommitFigures reservationFigures() {
+        return reservations == null ? new GroupCommitFigures(0, 0, 0) : reservations.figures();
+    }
+
+    public GroupCommitFigures completionFigures() {
+        return completions == null ? new GroupCommitFigures(0, 0, 0) : completions.figures();
+    }
+
     @Override
     public void close() {
         try {
@@ -346,16 +408,20 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private KeyState readState(Connection c, String scope, String key) throws SQLException {
         try (PreparedStatement ps = prepare(c, sql.selectState, scope, key); ResultSet rs = ps.executeQuery()) {
-            if (!rs.next()) return null;
-            KeyState state = new KeyState();
-            state.fingerprint = rs.getString("fingerprint");
-            state.status = decodeStatus(rs.getString("status"), scope, key);
-            state.ownerToken = rs.getString("owner_token");
-            state.leaseLeftMillis = rs.getLong("lease_left_ms");
-            state.expired = rs.getInt("expired") == 1;
-            state.response = state.status == KeyStatus.COMPLETED ? readResponse(rs, scope, key) : null;
-            return state;
+            return rs.next() ? stateOf(rs, scope, key) : null;
         }
+    }
+
+    /** A row of {@link Sql#selectState}'s columns. */
+    private KeyState stateOf(ResultSet rs, String scope, String key) throws SQLException {
+        KeyState state = new KeyState();
+        state.fingerprint = rs.getString("fingerprint");
+        state.status = decodeStatus(rs.getString("status"), scope, key);
+        state.ownerToken = rs.getString("owner_token");
+        state.leaseLeftMillis = rs.getLong("lease_left_ms");
+        state.expired = rs.getInt("expired") == 1;
+        state.response = state.status == KeyStatus.COMPLETED ? readResponse(rs, scope, key) : null;
+        return state;
     }
 
     private List<KeyRecord> query(Connection c, String statement, Object... params) throws SQLException {
@@ -418,18 +484,268 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private static PreparedStatement prepare(Connection c, String statement, Object... params) throws SQLException {
         PreparedStatement ps = c.prepareStatement(statement);
         try {
-            for (int i = 0; i < params.length; i++) {
-                Object p = params[i];
-                if (p instanceof String) ps.setString(i + 1, (String) p);
-                else if (p instanceof Long) ps.setLong(i + 1, (Long) p);
-                else if (p instanceof Integer) ps.setInt(i + 1, (Integer) p);
-                else if (p instanceof byte[]) ps.setBytes(i + 1, (byte[]) p);
-                else throw new IllegalArgumentException("unsupported parameter type " + p);
-            }
+            bind(ps, params);
             return ps;
         } catch (SQLException | RuntimeException e) {
             ps.close();
             throw e;
+        }
+    }
+
+    private static void bind(PreparedStatement ps, Object... params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            Object p = params[i];
+            if (p instanceof String) ps.setString(i + 1, (String) p);
+            else if (p instanceof Long) ps.setLong(i + 1, (Long) p);
+            else if (p instanceof Integer) ps.setInt(i + 1, (Integer) p);
+            else if (p instanceof byte[]) ps.setBytes(i + 1, (byte[]) p);
+            else throw new IllegalArgumentException("unsupported parameter type " + p);
+        }
+    }
+
+    // ---- group commit
+
+    /** A reservation's first insert, waiting for its batch. */
+    private static final class Candidate {
+        final OwnershipToken token;
+        final String fingerprint;
+
+        Candidate(OwnershipToken token, String fingerprint) {
+            this.token = token;
+            this.fingerprint = fingerprint;
+        }
+    }
+
+    /** A completion waiting for its batch. */
+    private static final class Completion {
+        final OwnershipToken token;
+        final StoredResponse response;
+
+        Completion(OwnershipToken token, StoredResponse response) {
+            this.token = token;
+            this.response = response;
+        }
+    }
+
+    /** What a reservation's batched first insert found. */
+    private static final class FirstStep {
+        /** Not tried, or rolled back: the reservation starts from its own insert. */
+        static final FirstStep NOT_TRIED = new FirstStep(null, false, null, null);
+
+        /** The token that now owns the key, when the insert got in. */
+        final OwnershipToken acquired;
+        /** The insert was refused: the key exists. */
+        final boolean present;
+        /** The key's state as the batch read it, when it did. */
+        final KeyState state;
+        /**
+         * The token the refused insert carried: should the key turn out to hold it all the same (a driver whose count
+         * said less than the database did), it is ours.
+         */
+        final OwnershipToken tried;
+
+        private FirstStep(OwnershipToken acquired, boolean present, KeyState state, OwnershipToken tried) {
+            this.acquired = acquired;
+            this.present = present;
+            this.state = state;
+            this.tried = tried;
+        }
+
+        static FirstStep acquired(OwnershipToken token) { return new FirstStep(token, false, null, null); }
+
+        static FirstStep present(KeyState state, OwnershipToken tried) { return new FirstStep(null, true, state, tried); }
+    }
+
+    // One order for every batch: two batches never wait for each other's keys in opposite orders (no deadlocks).
+    private static final Comparator<OwnershipToken> KEY_ORDER =
+            Comparator.comparing(OwnershipToken::scope).thenComparing(OwnershipToken::key);
+
+    /**
+     * The first inserts of many reservations in one statement (PostgreSQL, which also reads back the state of every key
+     * it could not insert) or one transaction. A key twice in one batch goes in once; its twin starts on its own. A
+     * batch that failed without reaching the database, or was rolled back, sends each reservation on its own way;
+     * one whose answer was lost fails each with its own possibly reserved token.
+     */
+    private void firstInserts(List<GroupCommit.Pending<Candidate, FirstStep>> items) {
+        List<GroupCommit.Pending<Candidate, FirstStep>> batch = distinctKeys(items, p -> p.item.token);
+        boolean[] sent = new boolean[1];
+        try {
+            Map<String, FirstStep> found = inBatchConnection(c -> dialect.reservesWithStateInOneStatement() ? insertReadingState(c, batch, sent)
+                    : batch.size() == 1 ? insertAlone(c, batch.get(0).item, sent) : insertAll(c, batch, sent));
+            for (GroupCommit.Pending<Candidate, FirstStep> p : batch) {
+                FirstStep step = found.get(p.item.token.token());
+                p.succeed(step == null ? FirstStep.NOT_TRIED : step);
+            }
+        } catch (SQLException e) {
+            if (!SchemaManager.isConnectionProblem(e)) {
+                for (GroupCommit.Pending<Candidate, FirstStep> p : batch) p.succeed(FirstStep.NOT_TRIED);
+                return;
+            }
+            for (GroupCommit.Pending<Candidate, FirstStep> p : batch) p.fail(translate(e, "reserve", sent[0] ? p.item.token : null));
+        }
+        for (GroupCommit.Pending<Candidate, FirstStep> p : items) p.succeed(FirstStep.NOT_TRIED); // twins
+    }
+
+    /** One statement inserting every key it can and reading the state of every other (PostgreSQL). */
+    private Map<String, FirstStep> insertReadingState(Connection c, List<GroupCommit.Pending<Candidate, FirstStep>> batch,
+                                                      boolean[] sent) throws SQLException {
+        Object[] params = new Object[4 * batch.size()];
+        int i = 0;
+        for (GroupCommit.Pending<Candidate, FirstStep> p : batch) {
+            params[i++] = p.item.token.scope();
+            params[i++] = p.item.token.key();
+            params[i++] = p.item.fingerprint;
+            params[i++] = p.item.token.token();
+        }
+        Map<String, FirstStep> found = new HashMap<>();
+        try (PreparedStatement ps = prepare(c, sql.reserveMany(batch.size(), leaseMillis(), ttlMillis()), params)) {
+            sent[0] = true;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String token = rs.getString("batch_token");
+                    OwnershipToken owned = tokenOf(batch, token);
+                    if (rs.getInt("inserted") == 1) found.put(token, FirstStep.acquired(owned));
+                    // Refused by a row committed after this statement's snapshot: not visible here, the reservation looks again.
+                    else if (rs.getString("status") != null) found.put(token, FirstStep.present(stateOf(rs, owned.scope(), owned.key()), owned));
+                }
+            }
+        }
+        return found;
+    }
+
+    private static OwnershipToken tokenOf(List<GroupCommit.Pending<Candidate, FirstStep>> batch, String token) throws SQLException {
+        for (GroupCommit.Pending<Candidate, FirstStep> p : batch) if (p.item.token.token().equals(token)) return p.item.token;
+        throw new SQLException("the database answered for a token this batch did not send");
+    }
+
+    /** A batch of one: the plain insert in autocommit, as without group commit. */
+    private Map<String, FirstStep> insertAlone(Connection c, Candidate alone, boolean[] sent) throws SQLException {
+        OwnershipToken t = alone.token;
+        sent[0] = true;
+        FirstStep step;
+        try {
+            step = update(c, sql.insert, t.scope(), t.key(), alone.fingerprint, t.token(), leaseMillis(), ttlMillis()) == 1
+                    ? FirstStep.acquired(t) : FirstStep.present(null, t);
+        } catch (SQLException e) {
+            if (!dialect.isDuplicateKey(e)) throw e;
+            step = FirstStep.present(null, t);
+        }
+        return Collections.singletonMap(t.token(), step);
+    }
+
+    /** Every first insert in one transaction, each with its own update count. */
+    private Map<String, FirstStep> insertAll(Connection c, List<GroupCommit.Pending<Candidate, FirstStep>> batch, boolean[] sent)
+            throws SQLException {
+        List<Object[]> rows = new ArrayList<>(batch.size());
+        for (GroupCommit.Pending<Candidate, FirstStep> p : batch) {
+            OwnershipToken t = p.item.token;
+            rows.add(new Object[] {t.scope(), t.key(), p.item.fingerprint, t.token(), leaseMillis(), ttlMillis()});
+        }
+        int[] counts = inOneTransaction(c, sql.insert, rows, sent, dialect.refusedInsertKeepsTransaction());
+        Map<String, FirstStep> found = new HashMap<>();
+        for (int i = 0; i < counts.length; i++) {
+            OwnershipToken t = batch.get(i).item.token;
+            if (counts[i] == 1) found.put(t.token(), FirstStep.acquired(t));
+            else if (counts[i] == 0 || counts[i] == Statement.EXECUTE_FAILED) found.put(t.token(), FirstStep.present(null, t));
+            else throw new SQLException("the driver gave no update count (" + counts[i] + ") for a batched insert");
+        }
+        return found;
+    }
+
+    /**
+     * Completions together: one transaction, each with its own update count (fencing as in {@link #complete}). A lone
+     * completion runs as before, in autocommit. A batch that failed short of the database's answer is rolled back and
+     * each completion runs on its own (answered by null).
+     */
+    private void completeTogether(List<GroupCommit.Pending<Completion, Boolean>> items) {
+        List<GroupCommit.Pending<Completion, Boolean>> batch = distinctKeys(items, p -> p.item.token);
+        try {
+            int[] counts = inBatchConnection(c -> {
+                if (batch.size() == 1) return new int[] {update(c, sql.complete, completeParameters(batch.get(0).item))};
+                List<Object[]> rows = new ArrayList<>(batch.size());
+                for (GroupCommit.Pending<Completion, Boolean> p : batch) rows.add(completeParameters(p.item));
+                return inOneTransaction(c, sql.complete, rows, new boolean[1], false);
+            });
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] < 0) throw new SQLException("the driver gave no update count (" + counts[i] + ") for a batched completion");
+                batch.get(i).succeed(counts[i] == 1);
+            }
+        } catch (SQLException e) {
+            boolean alone = batch.size() == 1;
+            for (GroupCommit.Pending<Completion, Boolean> p : batch) {
+                if (alone || SchemaManager.isConnectionProblem(e)) p.fail(translate(e, "complete", null));
+                else p.succeed(null);
+            }
+        }
+        for (GroupCommit.Pending<Completion, Boolean> p : items) p.succeed(null); // twins run on their own
+    }
+
+    /**
+     * Runs {@code statement} once per row in one transaction and commits; on any failure rolls back, so that nothing of
+     * the batch stays. With {@code refusalsKeepTransaction}, rows refused as duplicates count as {@link Statement#EXECUTE_FAILED}
+     * and the rest commits (H2 undoes only the refused statement).
+     */
+    private int[] inOneTransaction(Connection c, String statement, List<Object[]> rows, boolean[] sent,
+                                   boolean refusalsKeepTransaction) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            int[] counts;
+            try (PreparedStatement ps = c.prepareStatement(statement)) {
+                for (Object[] row : rows) {
+                    bind(ps, row);
+                    ps.addBatch();
+                }
+                sent[0] = true;
+                try {
+                    counts = ps.executeBatch();
+                } catch (BatchUpdateException e) {
+                    if (!refusalsKeepTransaction || !onlyDuplicateKeys(e, rows.size())) throw e;
+                    counts = e.getUpdateCounts();
+                }
+            }
+            c.commit();
+            return counts;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException rollbackFailed) {
+                e.addSuppressed(rollbackFailed);
+            }
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    private boolean onlyDuplicateKeys(BatchUpdateException e, int rows) {
+        int[] counts = e.getUpdateCounts();
+        if (counts == null || counts.length != rows) return false;
+        for (SQLException next = e.getNextException(); next != null; next = next.getNextException()) {
+            if (!dialect.isDuplicateKey(next)) return false;
+        }
+        return dialect.isDuplicateKey(e) || e.getNextException() != null;
+    }
+
+    /** The items in key order, each key once; the others stay unsettled for the caller to send on their own. */
+    private static <I, R> List<GroupCommit.Pending<I, R>> distinctKeys(List<GroupCommit.Pending<I, R>> items,
+                                                                     java.util.function.Function<GroupCommit.Pending<I, R>, OwnershipToken> token) {
+        List<GroupCommit.Pending<I, R>> sorted = new ArrayList<>(items);
+        sorted.sort((a, b) -> KEY_ORDER.compare(token.apply(a), token.apply(b)));
+        List<GroupCommit.Pending<I, R>> distinct = new ArrayList<>(sorted.size());
+        OwnershipToken previous = null;
+        for (GroupCommit.Pending<I, R> p : sorted) {
+            OwnershipToken t = token.apply(p);
+            if (previous != null && KEY_ORDER.compare(previous, t) == 0) continue;
+            distinct.add(p);
+            previous = t;
+        }
+        return distinct;
+    }
+
+    private <T> T inBatchConnection(Work<T> work) throws SQLException {
+        try (Connection c = pool.getConnection()) {
+            if (!schemaReady) ensureSchema(c);
+            return work.run(c);
         }
     }
 
@@ -453,12 +769,16 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             if (!schemaReady) ensureSchema(c);
             return work.run(c);
         } catch (SQLException e) {
-            if (SchemaManager.isConnectionProblem(e)) {
-                throw new StoreUnavailableException("idempotency store unavailable during " + operation + ": " + withCause(e), e,
-                        sent == null ? null : sent.token);
-            }
-            throw new StoreException("idempotency store failed during " + operation + ": " + e.getMessage(), e);
+            throw translate(e, operation, sent == null ? null : sent.token);
         }
+    }
+
+    private static StoreException translate(SQLException e, String operation, OwnershipToken possiblyReserved) {
+        if (SchemaManager.isConnectionProblem(e)) {
+            return new StoreUnavailableException("idempotency store unavailable during " + operation + ": " + withCause(e), e,
+                    possiblyReserved);
+        }
+        return new StoreException("idempotency store failed during " + operation + ": " + e.getMessage(), e);
     }
 
     /** The pool's "connection is not available" says nothing of why; the driver's failure beneath it does. */
@@ -517,5 +837,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         long leaseLeftMillis;
         boolean expired;
         StoredResponse response;
+
+        /** Whether this state is the fresh reservation that {@code token}'s insert made. */
+        boolean ownedBy(OwnershipToken token) {
+            return token != null && status == KeyStatus.IN_FLIGHT && token.token().equals(ownerToken);
+        }
     }
 }

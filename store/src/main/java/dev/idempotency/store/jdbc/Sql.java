@@ -30,9 +30,12 @@ final class Sql {
     final String delete;
     private final String renewPrefix;
     private final Dialect dialect;
+    private final String table;
+    private final String selectStateColumns;
 
     Sql(Dialect d, String table, int batchSize, long unknownRetentionMillis) {
         this.dialect = d;
+        this.table = table;
         String now = d.now();
         String plus = d.nowPlusMillisParameter();
         String byId = " WHERE scope = ? AND idem_key = ?";
@@ -41,9 +44,10 @@ final class Sql {
         insert = d.insertIfAbsent(table,
                 "scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts, created_at, updated_at, expires_at",
                 "?, ?, ?, 'IN_FLIGHT', ?, " + plus + ", 1, " + now + ", " + now + ", " + plus, "scope, idem_key");
-        selectState = "SELECT fingerprint, status, owner_token, " + RESPONSE_COLUMNS + ", "
+        selectStateColumns = "fingerprint, status, owner_token, " + RESPONSE_COLUMNS + ", "
                 + d.millisUntil("lease_expires_at") + " AS lease_left_ms, "
-                + "CASE WHEN expires_at <= " + now + " THEN 1 ELSE 0 END AS expired FROM " + table + byId;
+                + "CASE WHEN expires_at <= " + now + " THEN 1 ELSE 0 END AS expired";
+        selectState = "SELECT " + selectStateColumns + " FROM " + table + byId;
         // An expired terminal key counts as new: reset everything, as if it had just been inserted.
         takeOverExpiredKey = "UPDATE " + table + " SET fingerprint = ?, " + newLease + ", attempts = 1, response_status = NULL, "
                 + "response_headers = NULL, response_body = NULL, created_at = " + now + ", expires_at = " + plus
@@ -99,6 +103,31 @@ final class Sql {
         if (byScope) sql.append(" AND scope = ?");
         if (byAge) sql.append(" AND ").append(createdBefore);
         return sql.append(" ORDER BY created_at, scope, idem_key").append(dialect.limitParameter()).toString();
+    }
+
+    /**
+     * PostgreSQL: the first inserts of {@code count} reservations (four parameters each: scope, key, fingerprint,
+     * token) in one statement, answering one row per reservation: {@code batch_token}, {@code inserted} (1 when its row
+     * went in) and otherwise the {@link #selectState} columns of the row that refused it. Those are read from the
+     * statement's snapshot: a row committed by someone else while it ran refuses the insert yet shows no state (null
+     * status), and that reservation looks again. Lease and ttl are validated settings, written as numbers.
+     */
+    String reserveMany(int count, long leaseMillis, long ttlMillis) {
+        StringBuilder values = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            if (i > 0) values.append(", ");
+            values.append("(").append(i).append(", ?, ?, ?, ?)");
+        }
+        String now = dialect.now();
+        return "WITH v (ord, scope, idem_key, fingerprint, owner_token) AS (VALUES " + values + "), "
+                + "ins AS (INSERT INTO " + table + " (scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts, "
+                + "created_at, updated_at, expires_at) SELECT scope, idem_key, fingerprint, 'IN_FLIGHT', owner_token, "
+                + dialect.nowPlusMillis(leaseMillis) + ", 1, " + now + ", " + now + ", " + dialect.nowPlusMillis(ttlMillis)
+                + " FROM v ORDER BY ord ON CONFLICT (scope, idem_key) DO NOTHING RETURNING owner_token) "
+                + "SELECT v.owner_token AS batch_token, CASE WHEN ins.owner_token IS NULL THEN 0 ELSE 1 END AS inserted, "
+                + selectStateColumns.replace("fingerprint, status, owner_token, ", "k.fingerprint, k.status, k.owner_token, ")
+                + " FROM v LEFT JOIN ins ON ins.owner_token = v.owner_token LEFT JOIN " + table
+                + " k ON ins.owner_token IS NULL AND k.scope = v.scope AND k.idem_key = v.idem_key";
     }
 
     /** One statement renewing {@code count} tokens: each is matched by its primary key and its token. */

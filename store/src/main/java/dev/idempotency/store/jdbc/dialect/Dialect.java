@@ -65,6 +65,19 @@ public abstract class Dialect {
      */
     public abstract String insertIfAbsent(String table, String columns, String values, String primaryKey);
 
+    /**
+     * Whether one statement can insert many keys and read back the state of those it could not insert (PostgreSQL's
+     * data-modifying WITH); elsewhere batched inserts answer with update counts and states are read afterwards.
+     */
+    public boolean reservesWithStateInOneStatement() {
+        return false;
+    }
+
+    /** Whether a refused insert in a transaction undoes only itself, leaving the transaction to commit (H2). */
+    public boolean refusedInsertKeepsTransaction() {
+        return false;
+    }
+
     /** Whether this exception is the duplicate-key conflict that {@link #insertIfAbsent} could not absorb. */
     public boolean isDuplicateKey(SQLException e) {
         return "23505".equals(e.getSQLState()) || "23000".equals(e.getSQLState()) && e.getErrorCode() == 1062;

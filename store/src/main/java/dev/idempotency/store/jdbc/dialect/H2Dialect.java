@@ -39,6 +39,8 @@ final class H2Dialect extends Dialect {
         return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ")";
     }
 
+    @Override public boolean refusedInsertKeepsTransaction() { return true; }
+
     // H2 2.2 miscounts the rows of DELETE ... FETCH FIRST; selecting the batch's keys in a subquery counts right.
     @Override
     public String limitedUpdate(String table, String set, String where, int limit) {

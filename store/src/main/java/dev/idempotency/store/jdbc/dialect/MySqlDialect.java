@@ -53,6 +53,9 @@ final class MySqlDialect extends Dialect {
         p.setProperty("socketTimeout", String.valueOf(settings.queryTimeout().toMillis()));
         p.setProperty("tcpKeepAlive", "true");
         if (mysqlUrl) p.setProperty("permitMysqlScheme", "true");
+        // Group commit needs each batched statement's own update count; the bulk protocol reports the batch as a whole.
+        p.setProperty("useBulkStmts", "false");
+        p.setProperty("useBulkStmtsForInserts", "false");
         return p;
     }
 

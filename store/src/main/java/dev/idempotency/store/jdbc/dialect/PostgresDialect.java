@@ -39,6 +39,8 @@ final class PostgresDialect extends Dialect {
         return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT (" + primaryKey + ") DO NOTHING";
     }
 
+    @Override public boolean reservesWithStateInOneStatement() { return true; }
+
     @Override
     public String limitedUpdate(String table, String set, String where, int limit) {
         return "UPDATE " + table + " SET " + set + " WHERE " + where + " AND ctid = ANY(" + batchOf(table, where, limit) + ")";

@@ -1,0 +1,135 @@
+package dev.idempotency.store.jdbc;
+
+import dev.idempotency.store.StoreException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Shares one statement and one commit among the concurrent callers of the same write, as databases share a log flush
+ * (group commit). A caller queues its item; whoever finds a lane free leads: it takes everything queued (up to the
+ * batch limit), runs it as one batch on one connection, and hands each caller its own outcome. A caller alone finds a
+ * lane free and runs at once, a batch of one: nobody ever waits for company. Batches grow only while every lane is
+ * busy, that is, exactly when the database is the bottleneck.
+ *
+ * <p>Followers wait parked, holding no connection. A lane that frees wakes the oldest waiting caller, which leads the
+ * next batch; so no item waits longer than the batches ahead of it.
+ */
+final class GroupCommit<I, R> {
+
+    /** Runs one batch: must settle every item, by {@link Pending#succeed} or {@link Pending#fail}. */
+    interface Batch<I, R> {
+        void run(List<Pending<I, R>> items);
+    }
+
+    /** One caller's item and, once settled, its outcome. */
+    static final class Pending<I, R> {
+        final I item;
+        private final Thread waiter;
+        private R result;
+        private RuntimeException failure;
+        private volatile boolean settled;
+
+        Pending(I item, Thread waiter) {
+            this.item = item;
+            this.waiter = waiter;
+        }
+
+        void succeed(R outcome) {
+            if (settled) return;
+            result = outcome;
+            settle();
+        }
+
+        void fail(RuntimeException e) {
+            if (settled) return;
+            failure = e;
+            settle();
+        }
+
+        boolean settled() { return settled; }
+
+        private void settle() {
+            settled = true; // published after result/failure: a waiter that sees it sees them
+            if (waiter != Thread.currentThread()) LockSupport.unpark(waiter);
+        }
+    }
+
+    private final ConcurrentLinkedQueue<Pending<I, R>> queue = new ConcurrentLinkedQueue<>();
+    private final Semaphore lanes;
+    private final int maxBatch;
+    private final Batch<I, R> batch;
+    private final String operation;
+    private final AtomicLong batches = new AtomicLong();
+    private final AtomicLong items = new AtomicLong();
+    private volatile int largestBatch;
+
+    GroupCommit(String operation, int lanes, int maxBatch, Batch<I, R> batch) {
+        if (lanes < 1 || maxBatch < 1) throw new IllegalArgumentException("lanes and maxBatch must be positive");
+        this.operation = operation;
+        this.lanes = new Semaphore(lanes);
+        this.maxBatch = maxBatch;
+        this.batch = batch;
+    }
+
+    /** Runs {@code item} in the next batch and returns its own outcome (or throws its own failure). */
+    R submit(I item) {
+        Pending<I, R> mine = new Pending<>(item, Thread.currentThread());
+        queue.add(mine);
+        boolean interrupted = false;
+        while (!mine.settled()) {
+            if (lanes.tryAcquire()) {
+                try {
+                    lead();
+                } finally {
+                    lanes.release();
+                    wakeNextLeader();
+                }
+            } else {
+                LockSupport.park(this);
+                // An interrupted thread's park returns at once: remember the interrupt instead of spinning on it.
+                if (Thread.interrupted()) interrupted = true;
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
+        if (mine.failure != null) throw mine.failure;
+        return mine.result;
+    }
+
+    private void lead() {
+        List<Pending<I, R>> taken = new ArrayList<>(Math.min(maxBatch, 16));
+        Pending<I, R> next;
+        while (taken.size() < maxBatch && (next = queue.poll()) != null) taken.add(next);
+        if (taken.isEmpty()) return;
+        batches.incrementAndGet();
+        items.addAndGet(taken.size());
+        if (taken.size() > largestBatch) largestBatch = taken.size();
+        try {
+            batch.run(taken);
+        } catch (RuntimeException e) {
+            // Every caller of the batch gets the failure as the store raised it (a configuration problem stays one).
+            for (Pending<I, R> p : taken) p.fail(e);
+        } catch (Error e) {
+            for (Pending<I, R> p : taken) p.fail(new StoreException("idempotency store failed during " + operation + ": " + e, e));
+            throw e;
+        } finally {
+            for (Pending<I, R> p : taken) {
+                if (!p.settled()) p.fail(new StoreException("idempotency store left a " + operation + " unanswered", null));
+            }
+        }
+    }
+
+    private void wakeNextLeader() {
+        Pending<I, R> head = queue.peek();
+        if (head != null) LockSupport.unpark(head.waiter);
+    }
+
+    /** Batches run so far, items in them, and the largest batch: how much sharing the load produced. */
+    GroupCommitFigures figures() {
+        return new GroupCommitFigures(batches.get(), items.get(), largestBatch);
+    }
+}
