@@ -108,7 +108,7 @@ class ObservedTomcat9IT extends PaymentsScenarios {
             played.put("bad_key", 1L);
             played.put("in_flight", 1L);
             for (String outcome : new String[] {"executed", "replayed", "in_flight", "mismatch", "unknown", "not_kept",
-                    "store_unavailable", "unprotected", "bad_key", "too_large", "unreadable", "agent_fault"}) {
+                    "store_unavailable", "unprotected", "bad_key", "too_large", "unreadable", "agent_fault", "over_budget"}) {
                 long expected = played.getOrDefault(outcome, 0L);
                 String sample = "idempotency_requests_total{outcome=\"" + outcome + "\"}";
                 assertEquals(expected, after.get(sample) - before.get(sample), 0.0, sample);
@@ -154,7 +154,7 @@ class ObservedTomcat9IT extends PaymentsScenarios {
     private static Map<String, Long> jmxCounters(AgentFigures figures) throws Exception {
         Map<String, Long> counters = new HashMap<>();
         for (String outcome : new String[] {"executed", "replayed", "in_flight", "mismatch", "unknown", "not_kept",
-                "store_unavailable", "unprotected", "bad_key", "too_large", "unreadable", "agent_fault"}) {
+                "store_unavailable", "unprotected", "bad_key", "too_large", "unreadable", "agent_fault", "over_budget"}) {
             counters.put("Requests" + camel(outcome), figures.counter("Requests" + camel(outcome)));
         }
         return counters;

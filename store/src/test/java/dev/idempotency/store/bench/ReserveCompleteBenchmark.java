@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Reserve-then-complete cycles per second at several thread counts: each cycle is one new key reserved and its
  * response stored, the path of every first request. A benchmark to rerun by hand (store/bench/run.sh), not a test.
  *
- * <p>Arguments: JDBC URL, thread counts (comma separated, default 1,8,32), seconds per run (default 10).
+ * <p>Arguments: JDBC URL, thread counts (comma separated, default 1,8,32), seconds per run (default 10), group commit
+ * modes (comma separated, {@code off,on} by default: both, alternating at each thread count in one run).
  */
 public final class ReserveCompleteBenchmark {
 
@@ -30,19 +31,33 @@ public final class ReserveCompleteBenchmark {
         int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
         String table = "idempotency_bench";
         int maxThreads = Arrays.stream(threadCounts).max().getAsInt();
+        String[] modes = (args.length > 3 ? args[3] : "off,on").split(",");
         StoredResponse response = new StoredResponse(201,
                 Collections.singletonList(new StoredResponse.Header("Content-Type", "application/json")),
                 "{\"id\":\"ch_1\",\"amount\":1000,\"currency\":\"eur\",\"status\":\"succeeded\"}".getBytes(StandardCharsets.UTF_8));
 
-        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(StoreSettings.builder().url(url).table(table)
-                .poolSize(maxThreads).build())) {
-            store.checkSchema();
-            System.out.printf("store benchmark: %s, %d s per run, response body %d bytes%n", store.dialectName(), seconds, response.bodyLength());
-            System.out.println("threads   cycles/s   p50 ms   p99 ms");
-            for (int threads : threadCounts) {
-                warmUp(store, response, threads);
-                run(store, response, threads, seconds);
+        List<JdbcIdempotencyStore> stores = new ArrayList<>();
+        try {
+            for (String mode : modes) {
+                JdbcIdempotencyStore store = JdbcIdempotencyStore.open(StoreSettings.builder().url(url).table(table)
+                        .poolSize(maxThreads).groupCommit(mode.trim().equals("on")).build());
+                stores.add(store);
+                store.checkSchema();
             }
+            System.out.printf("store benchmark: %s, %d s per run, response body %d bytes%n", stores.get(0).dialectName(), seconds,
+                    response.bodyLength());
+            System.out.println("threads  group commit   cycles/s   p50 ms   p99 ms   batches (reserve; complete)");
+            for (int threads : threadCounts) {
+                for (int m = 0; m < modes.length; m++) {
+                    JdbcIdempotencyStore store = stores.get(m);
+                    warmUp(store, response, threads);
+                    String before = store.reservationFigures() + "; " + store.completionFigures();
+                    run(store, response, threads, seconds, modes[m].trim());
+                    System.out.printf("        (before: %s; after: %s; %s)%n", before, store.reservationFigures(), store.completionFigures());
+                }
+            }
+        } finally {
+            stores.forEach(JdbcIdempotencyStore::close);
         }
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             s.execute("DELETE FROM " + table);
@@ -53,11 +68,12 @@ public final class ReserveCompleteBenchmark {
         cycles(store, response, threads, 2, new ArrayList<>());
     }
 
-    private static void run(JdbcIdempotencyStore store, StoredResponse response, int threads, int seconds) throws InterruptedException {
+    private static void run(JdbcIdempotencyStore store, StoredResponse response, int threads, int seconds, String mode)
+            throws InterruptedException {
         List<long[]> latencies = new ArrayList<>();
         long count = cycles(store, response, threads, seconds, latencies);
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).filter(n -> n > 0).sorted().toArray();
-        System.out.printf("%7d %10.0f %8.2f %8.2f%n", threads, count / (double) seconds,
+        System.out.printf("%7d %13s %10.0f %8.2f %8.2f%n", threads, mode, count / (double) seconds,
                 percentile(all, 0.50) / 1e6, percentile(all, 0.99) / 1e6);
     }
 

@@ -44,6 +44,7 @@ public final class AgentConfig {
         d.put("idempotency.application-filters", "");
         d.put("idempotency.max-request-bytes", "1MiB");
         d.put("idempotency.max-response-bytes", "1MiB");
+        d.put("idempotency.memory-budget", "10%");
         d.put("idempotency.store-server-errors", "false");
         d.put("idempotency.retry-statuses", "408,425,429");
         d.put("idempotency.abandoned-work-grace", "10m");
@@ -61,6 +62,7 @@ public final class AgentConfig {
         d.put("idempotency.store.pool-size", "10");
         d.put("idempotency.store.connect-timeout", "2s");
         d.put("idempotency.store.query-timeout", "5s");
+        d.put("idempotency.store.group-commit", "true");
         d.put("idempotency.log.level", "info");
         d.put("idempotency.jmx", "true");
         d.put("idempotency.metrics.port", "");
@@ -87,6 +89,8 @@ public final class AgentConfig {
     public final Duration abandonedWorkGrace;
     public final long maxRequestBytes;
     public final long maxResponseBytes;
+    /** Bytes of request bodies and buffered responses the agent may hold at once, across all keyed requests. */
+    public final long memoryBudgetBytes;
     public final boolean storeServerErrors;
     public final FailureMode failureMode;
     public final Duration sweepInterval;
@@ -117,6 +121,14 @@ public final class AgentConfig {
                 ValueParsers.DURATION_FORMAT + ", from 1s to 1d");
         maxRequestBytes = read("idempotency.max-request-bytes", v -> sizeIn(v, 1, Integer.MAX_VALUE - 16), ValueParsers.SIZE_FORMAT + ", at most 2GiB");
         maxResponseBytes = read("idempotency.max-response-bytes", v -> sizeIn(v, 0, Integer.MAX_VALUE - 16), ValueParsers.SIZE_FORMAT + ", at most 2GiB");
+        Long budget = read("idempotency.memory-budget", AgentConfig::memoryBudget,
+                ValueParsers.SIZE_FORMAT + ", or a share of the maximum heap from 1% to 90% such as 10%");
+        long floor = 2 * maxRequestBytes; // half the budget admits request bodies
+        if (budget != null && budget < floor && source.get("idempotency.memory-budget") != null) {
+            errors.add("setting 'idempotency.memory-budget' (" + budget + " bytes) is less than twice 'idempotency.max-request-bytes' ("
+                    + maxRequestBytes + " bytes): half the budget must hold the largest request body");
+        }
+        memoryBudgetBytes = budget == null ? 0 : Math.max(budget, floor);
         storeServerErrors = read("idempotency.store-server-errors", ValueParsers::bool, "true or false");
         failureMode = read("idempotency.failure-mode", v -> enumValue(FailureMode.class, v), "closed or open");
         Duration lease = read("idempotency.lease", v -> durationIn(v, Duration.ofSeconds(1), StoreSettings.MAX_LEASE), ValueParsers.DURATION_FORMAT + ", from 1s to 1h");
@@ -139,6 +151,7 @@ public final class AgentConfig {
         Integer poolSize = read("idempotency.store.pool-size", v -> intIn(v, 1, 500), "a number from 1 to 500");
         Duration connectTimeout = read("idempotency.store.connect-timeout", v -> durationAtLeast(v, Duration.ofMillis(250)), ValueParsers.DURATION_FORMAT + ", at least 250ms");
         Duration queryTimeout = read("idempotency.store.query-timeout", v -> durationAtLeast(v, Duration.ofSeconds(1)), ValueParsers.DURATION_FORMAT + ", at least 1s");
+        Boolean groupCommit = read("idempotency.store.group-commit", ValueParsers::bool, "true or false");
         if (lease != null && sweepInterval != null && ttl != null && ttl.compareTo(lease) < 0) {
             errors.add("setting 'idempotency.ttl' (" + ttl + ") is shorter than 'idempotency.lease' (" + lease + "); keys must outlive their leases");
         }
@@ -147,7 +160,7 @@ public final class AgentConfig {
             try {
                 built = StoreSettings.builder().url(embeddedStaysOpenAtExit(url)).user(user).password(password).table(table).schemaMode(schema)
                         .poolSize(poolSize).connectTimeout(connectTimeout).queryTimeout(queryTimeout).lease(lease).ttl(ttl)
-                        .expiredLeasePolicy(onExpired).unknownRetention(unknownRetention).build();
+                        .expiredLeasePolicy(onExpired).unknownRetention(unknownRetention).groupCommit(groupCommit).build();
                 dev.idempotency.store.jdbc.dialect.Dialect.forUrl(built.url());
             } catch (StoreConfigurationException e) {
                 errors.add(e.getMessage().replace("store setting '", "setting 'idempotency.store."));
@@ -199,6 +212,14 @@ public final class AgentConfig {
     private static Integer intIn(String value, int min, int max) {
         int n = Integer.parseInt(value.trim());
         return n >= min && n <= max ? n : null;
+    }
+
+    /** A size, or a percentage of the heap this JVM may grow to. */
+    private static Long memoryBudget(String value) {
+        String v = value.trim();
+        if (!v.endsWith("%")) return sizeIn(v, 1, Long.MAX_VALUE / 4);
+        Integer percent = intIn(v.substring(0, v.length() - 1).trim(), 1, 90);
+        return percent == null ? null : Runtime.getRuntime().maxMemory() / 100 * percent;
     }
 
     private static Long sizeIn(String value, long min, long max) {

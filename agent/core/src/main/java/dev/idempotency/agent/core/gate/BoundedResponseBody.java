@@ -5,8 +5,8 @@ import java.io.OutputStream;
 import java.util.Arrays;
 
 /**
- * The response body, held in memory up to a limit so it can be recorded before the client sees it. Past the limit it
- * switches once to streaming straight to the client.
+ * The response body, held in memory up to a limit so it can be recorded before the client sees it. Past the limit, or
+ * when the agent's memory budget cannot hold more, it switches once to streaming straight to the client.
  */
 public final class BoundedResponseBody {
     /** Called once, before the first byte streams: records that the response will not be kept, returns the client stream. */
@@ -15,35 +15,41 @@ public final class BoundedResponseBody {
     }
 
     public static final String TOO_LARGE = "too-large";
+    public static final String OVER_BUDGET = "memory-budget";
+    private static final int FIRST_CAPACITY = 256;
 
     private final long limit;
     private final StreamingStart streamingStart;
-    private byte[] buffer = new byte[256];
+    /** The buffer's capacity, charged to the agent's memory budget as it grows. */
+    private final MemoryBudget.Charge memory;
+    private byte[] buffer;
     private int count;
     private OutputStream streaming;
 
-    public BoundedResponseBody(long limit, StreamingStart streamingStart) {
+    public BoundedResponseBody(long limit, StreamingStart streamingStart, MemoryBudget budget) {
         this.limit = limit;
         this.streamingStart = streamingStart;
+        this.memory = budget.open().heldBy(this);
+        this.buffer = memory.grow(FIRST_CAPACITY) ? new byte[FIRST_CAPACITY] : new byte[0];
     }
 
     public void write(int b) throws IOException {
         if (streaming == null && count + 1 > limit) startStreaming(TOO_LARGE);
+        if (streaming == null && !ensureCapacity(count + 1)) startStreaming(OVER_BUDGET);
         if (streaming != null) {
             streaming.write(b);
             return;
         }
-        ensureCapacity(count + 1);
         buffer[count++] = (byte) b;
     }
 
     public void write(byte[] bytes, int offset, int length) throws IOException {
         if (streaming == null && (long) count + length > limit) startStreaming(TOO_LARGE);
+        if (streaming == null && !ensureCapacity(count + length)) startStreaming(OVER_BUDGET);
         if (streaming != null) {
             streaming.write(bytes, offset, length);
             return;
         }
-        ensureCapacity(count + length);
         System.arraycopy(bytes, offset, buffer, count, length);
         count += length;
     }
@@ -55,6 +61,12 @@ public final class BoundedResponseBody {
         streaming = out;
         buffer = null;
         count = 0;
+        memory.release();
+    }
+
+    /** The exchange is over: the buffer no longer counts against the memory budget. */
+    public void releaseMemory() {
+        memory.release();
     }
 
     public void flushStream() throws IOException {
@@ -87,9 +99,12 @@ public final class BoundedResponseBody {
         };
     }
 
-    private void ensureCapacity(int needed) {
-        if (needed <= buffer.length) return;
+    /** False when the budget cannot hold the larger buffer; nothing changes then. */
+    private boolean ensureCapacity(int needed) {
+        if (needed <= buffer.length) return true;
         int size = (int) Math.min(Math.max(needed, buffer.length * 2L), Math.max(needed, limit));
+        if (!memory.grow(size - buffer.length)) return false;
         buffer = Arrays.copyOf(buffer, size);
+        return true;
     }
 }

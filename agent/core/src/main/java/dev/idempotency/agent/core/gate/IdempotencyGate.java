@@ -43,14 +43,19 @@ public final class IdempotencyGate {
     private final TenantScope tenants;
     private final RateLimitedLog openWarnings = new RateLimitedLog(10_000);
     private final AgentMetrics metrics;
+    private final MemoryBudget memory;
 
     public IdempotencyGate(AgentConfig config, StoreLifecycle lifecycle, AgentMetrics metrics) {
         this.config = config;
+        this.memory = new MemoryBudget(config.memoryBudgetBytes);
         this.lifecycle = lifecycle;
         this.metrics = metrics;
         this.keys = new IdempotencyKeyParser(config.keyMaxLength);
         this.tenants = new TenantScope(config.tenant, lifecycle::installationSecret);
     }
+
+    /** What keyed requests' bodies and buffered responses may hold at once. */
+    public MemoryBudget memory() { return memory; }
 
     /** The answer for a handled request without a key on a path or route where one is required. */
     public Answer keyMissing(String method) {
@@ -82,14 +87,23 @@ public final class IdempotencyGate {
             return RequestCapture.refused(method, path, Outcome.UNREADABLE, Answer.problem(Problem.REQUEST_UNREADABLE,
                     "The request's charset '" + charset + "' is not supported, so its form fields cannot be read.", null));
         }
+        if (declaredLength > config.maxRequestBytes) return tooLarge(method, path);
+        // A body of known length is charged before a byte of it is read; one of unknown length once it is read.
+        MemoryBudget.Charge charge = declaredLength > 0 ? memory.admit(declaredLength) : null;
+        if (declaredLength > 0 && charge == null) return overBudget(method, path);
         byte[] bytes;
         try {
             bytes = BoundedBody.read(body.open(), config.maxRequestBytes, declaredLength);
         } catch (BoundedBody.TooLargeException e) {
-            return RequestCapture.refused(method, path, Outcome.TOO_LARGE, Answer.problem(Problem.REQUEST_TOO_LARGE, "Requests with an " + config.header
-                    + " may carry at most " + config.maxRequestBytes + " bytes.", null));
+            if (charge != null) charge.release();
+            return tooLarge(method, path);
         } catch (IOException e) {
+            if (charge != null) charge.release();
             return RequestCapture.refused(method, path, Outcome.UNREADABLE, Answer.problem(Problem.REQUEST_UNREADABLE, "The request body could not be read: " + e.getMessage(), null));
+        }
+        if (charge == null && bytes.length > 0) {
+            charge = memory.admit(bytes.length);
+            if (charge == null) return overBudget(method, path);
         }
         List<CapturedPart> parts = null;
         if (multipart) {
@@ -99,7 +113,21 @@ public final class IdempotencyGate {
                 return RequestCapture.refused(method, path, Outcome.UNREADABLE, Answer.problem(Problem.REQUEST_UNREADABLE, "The multipart body is malformed: " + e.getMessage() + ".", null));
             }
         }
-        return RequestCapture.of(method, path, query, contentType, key.key(), bytes, parts);
+        RequestCapture capture = RequestCapture.of(method, path, query, contentType, key.key(), bytes, parts, charge);
+        if (charge != null) charge.heldBy(capture);
+        return capture;
+    }
+
+    private RequestCapture tooLarge(String method, String path) {
+        return RequestCapture.refused(method, path, Outcome.TOO_LARGE, Answer.problem(Problem.REQUEST_TOO_LARGE, "Requests with an "
+                + config.header + " may carry at most " + config.maxRequestBytes + " bytes.", null));
+    }
+
+    /** Refused before the body is read (or kept): the agent holds as many bodies as its memory budget allows. */
+    private RequestCapture overBudget(String method, String path) {
+        return RequestCapture.refused(method, path, Outcome.OVER_BUDGET, Answer.problem(Problem.AGENT_BUSY, "The idempotency agent"
+                + " holds as many request bodies as its memory budget allows, so this request was not processed. Retry later with"
+                + " the same " + config.header + ".", "1"));
     }
 
     /**
@@ -176,8 +204,10 @@ public final class IdempotencyGate {
     private Decision replay(StoredResponse stored) {
         for (StoredResponse.Header h : stored.headers()) {
             if (h.name().equalsIgnoreCase(ReplayHeaders.NOT_KEPT_MARKER)) {
+                String why = BoundedResponseBody.OVER_BUDGET.equals(h.value())
+                        ? "came while the agent's memory budget was full, so it was not kept" : "was too large to be kept";
                 return Decision.answer(Outcome.NOT_KEPT, Answer.problem(Problem.RESPONSE_NOT_KEPT, "The request with this " + config.header
-                        + " was processed (status " + stored.status() + "), but its response was too large to be kept, so it cannot be"
+                        + " was processed (status " + stored.status() + "), but its response " + why + ", so it cannot be"
                         + " replayed. It will not be run again.", null));
             }
         }

@@ -27,9 +27,12 @@ public final class RequestCapture implements CapturedBody {
     private final Answer problem;
     private final Outcome refusal;
     private final String description;
+    /** What the body costs the agent's memory budget; null for an empty or refused body. */
+    private final MemoryBudget.Charge memory;
 
     private RequestCapture(String method, String path, String query, String contentType, String key, byte[] body,
-                           List<CapturedPart> multipart, Outcome refusal, Answer problem) {
+                           List<CapturedPart> multipart, Outcome refusal, Answer problem, MemoryBudget.Charge memory) {
+        this.memory = memory;
         this.method = method;
         this.path = path;
         this.query = query;
@@ -43,12 +46,17 @@ public final class RequestCapture implements CapturedBody {
     }
 
     static RequestCapture of(String method, String path, String query, String contentType, String key, byte[] body,
-                             List<CapturedPart> multipart) {
-        return new RequestCapture(method, path, query, contentType, key, body, multipart, null, null);
+                             List<CapturedPart> multipart, MemoryBudget.Charge memory) {
+        return new RequestCapture(method, path, query, contentType, key, body, multipart, null, null, memory);
     }
 
     static RequestCapture refused(String method, String path, Outcome refusal, Answer problem) {
-        return new RequestCapture(method, path, null, null, null, new byte[0], null, refusal, problem);
+        return new RequestCapture(method, path, null, null, null, new byte[0], null, refusal, problem, null);
+    }
+
+    /** The exchange is over (answered, or recorded and sent): the body no longer counts against the budget. */
+    public void releaseMemory() {
+        if (memory != null) memory.release();
     }
 
     /** What kind of refusal {@link #problem()} is, for the figures. */

@@ -121,12 +121,14 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         }
         Decision decision = gate.decide(capture, credentials(jaxrs, request), route);
         if (decision.answer() != null) {
+            capture.releaseMemory();
             abort(jaxrs, request, decision.answer());
             return;
         }
         jaxrs.replaceEntity(request, capture.bytes());
         if (decision.admission() == null) return; // failure-mode open: runs unprotected
-        jaxrs.setProperty(request, EXCHANGE, new JaxrsExchange(decision.admission(), config.maxResponseBytes, jaxrs.isSuspended(resourceInfo)));
+        jaxrs.setProperty(request, EXCHANGE, new JaxrsExchange(decision.admission(), capture, config.maxResponseBytes, gate.memory(),
+                jaxrs.isSuspended(resourceInfo)));
     }
 
     /**

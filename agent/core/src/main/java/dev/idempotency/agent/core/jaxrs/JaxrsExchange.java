@@ -3,6 +3,8 @@ package dev.idempotency.agent.core.jaxrs;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsAccessor;
 import dev.idempotency.agent.core.gate.Admission;
 import dev.idempotency.agent.core.gate.BoundedResponseBody;
+import dev.idempotency.agent.core.gate.MemoryBudget;
+import dev.idempotency.agent.core.gate.RequestCapture;
 import dev.idempotency.store.StoreException;
 
 import java.io.IOException;
@@ -20,10 +22,14 @@ final class JaxrsExchange implements BoundedResponseBody.StreamingStart {
     private OutputStream client;
 
     private final boolean suspended;
+    private final RequestCapture capture;
+    private final MemoryBudget memory;
 
     /** @param suspended the resource is suspended (@Suspended AsyncResponse): a server error may be the runtime's timeout */
-    JaxrsExchange(Admission admission, long maxResponseBytes, boolean suspended) {
+    JaxrsExchange(Admission admission, RequestCapture capture, long maxResponseBytes, MemoryBudget memory, boolean suspended) {
         this.admission = admission;
+        this.capture = capture;
+        this.memory = memory;
         this.suspended = suspended;
         this.maxResponseBytes = maxResponseBytes;
     }
@@ -31,13 +37,25 @@ final class JaxrsExchange implements BoundedResponseBody.StreamingStart {
     /** The resource answered; a response without entity ends the exchange here, before anything is sent. */
     void responded(JaxrsAccessor jaxrs, Object response) {
         status = jaxrs.status(response);
-        if (!jaxrs.hasEntity(response)) finish(jaxrs.responseHeaders(response), new byte[0]);
+        if (!jaxrs.hasEntity(response)) {
+            capture.releaseMemory();
+            finish(jaxrs.responseHeaders(response), new byte[0]);
+        }
     }
 
     /** Captures the entity while the writer writes it, records it, then sends it. */
     void write(JaxrsAccessor jaxrs, Object writer) throws IOException {
+        capture.releaseMemory(); // the resource has run: its entity was read
         client = jaxrs.output(writer);
-        BoundedResponseBody body = new BoundedResponseBody(maxResponseBytes, this);
+        BoundedResponseBody body = new BoundedResponseBody(maxResponseBytes, this, memory);
+        try {
+            writeCaptured(jaxrs, writer, body);
+        } finally {
+            body.releaseMemory();
+        }
+    }
+
+    private void writeCaptured(JaxrsAccessor jaxrs, Object writer, BoundedResponseBody body) throws IOException {
         jaxrs.setOutput(writer, body.asOutputStream());
         try {
             jaxrs.proceed(writer);

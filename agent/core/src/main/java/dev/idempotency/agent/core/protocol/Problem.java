@@ -21,7 +21,8 @@ public enum Problem {
     OUTCOME_UNKNOWN(409, "Outcome of the earlier request is unknown", "outcome-unknown"),
     RESPONSE_NOT_KEPT(409, "Original response was not kept", "response-not-kept"),
     STORE_UNAVAILABLE(503, "Idempotency store unavailable", "store-unavailable"),
-    AGENT_FAULT(503, "Idempotency agent fault", "agent-fault");
+    AGENT_FAULT(503, "Idempotency agent fault", "agent-fault"),
+    AGENT_BUSY(503, "Idempotency agent busy", "agent-busy");
 
     public static final String MEDIA_TYPE = "application/problem+json";
     private static final String TYPE_PREFIX = "urn:idempotency-agent:problem:";

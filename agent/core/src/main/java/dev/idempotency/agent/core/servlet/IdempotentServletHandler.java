@@ -159,8 +159,8 @@ public final class IdempotentServletHandler implements ServletHandler {
                 && jaxrsCoverage.coversCurrentApplication()) {
             // a JAX-RS runtime with the agent's filter inside: it decides after the runtime's own authentication; if
             // the runtime passes the request on undecided (no resource matched), the next decision point decides
-            ProtectedExchange deferred = new ProtectedExchange(http, null, capture.description(), config.header, config.maxResponseBytes,
-                    config.retryStatuses, request, response);
+            ProtectedExchange deferred = new ProtectedExchange(http, null, capture, config.header, config.maxResponseBytes,
+                    config.retryStatuses, gate.memory(), request, response);
             pending.deferTo(deferred, component);
             AgentLog.debug(capture.description() + ": decided by the agent's JAX-RS filter, after the runtime's authentication");
             return deferred;
@@ -168,12 +168,16 @@ public final class IdempotentServletHandler implements ServletHandler {
         pending.markDecided();
         if (capture == null) return answer(http, response, gate.keyMissing(pending.method()));
         Decision decision = gate.decide(capture, credentials(http, request), null);
-        if (decision.answer() != null) return answer(http, response, decision.answer());
+        if (decision.answer() != null) {
+            capture.releaseMemory(); // the application does not run: nothing reads the body any more
+            return answer(http, response, decision.answer());
+        }
         if (decision.admission() == null) return SimpleExchanges.passThrough(request, response); // failure-mode open
         try {
-            return new ProtectedExchange(http, decision.admission(), decision.admission().description(), config.header,
-                    config.maxResponseBytes, config.retryStatuses, request, response);
+            return new ProtectedExchange(http, decision.admission(), capture, config.header,
+                    config.maxResponseBytes, config.retryStatuses, gate.memory(), request, response);
         } catch (RuntimeException | LinkageError e) {
+            capture.releaseMemory();
             if (decision.admission().end()) decision.admission().release("the agent could not wrap the request: " + e);
             throw e;
         }

@@ -9,6 +9,8 @@ import dev.idempotency.agent.core.gate.Answer;
 import dev.idempotency.agent.core.gate.BoundedResponseBody;
 import dev.idempotency.agent.core.gate.ExchangeAttributes;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
+import dev.idempotency.agent.core.gate.MemoryBudget;
+import dev.idempotency.agent.core.gate.RequestCapture;
 import dev.idempotency.agent.core.gate.PendingDecision;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.Problem;
@@ -47,17 +49,23 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     private String errorMessage;
     /** The container ended the request; the application's work may still complete it. */
     private volatile boolean abandoned;
+    private final RequestCapture capture;
 
-    /** @param admission null when the JAX-RS layer behind the servlet decides (see {@link #admitted}) */
-    ProtectedExchange(ServletAccessor http, Admission admission, String description, String header, long maxResponseBytes,
-                      java.util.Set<Integer> retryStatuses, Object request, Object originalResponse) {
+    /**
+     * @param admission null when the JAX-RS layer behind the servlet decides (see {@link #admitted})
+     * @param capture   the request as the agent took it, whose body's memory is released when this exchange ends
+     */
+    ProtectedExchange(ServletAccessor http, Admission admission, RequestCapture capture, String header, long maxResponseBytes,
+                      java.util.Set<Integer> retryStatuses, MemoryBudget memory, Object request, Object originalResponse) {
+        this.capture = capture;
+        String description = admission != null ? admission.description() : capture.description();
         this.http = http;
         this.retryStatuses = retryStatuses;
         this.admission = admission;
         this.header = header;
         this.description = description;
         this.originalResponse = originalResponse;
-        this.body = new BoundedResponseBody(maxResponseBytes, this);
+        this.body = new BoundedResponseBody(maxResponseBytes, this, memory);
         this.response = http.capturingResponse(originalResponse, this);
         this.request = http.protectedRequest(request, response, this, this);
     }
@@ -188,6 +196,15 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
         }
         if (abandoned && !(lateCompletion && thrown == null && lateResultWorthRecording())) return; // the grace and the lease policy decide
         if (!finished.compareAndSet(false, true)) return;
+        try {
+            conclude(admission, thrown);
+        } finally {
+            body.releaseMemory();
+            capture.releaseMemory();
+        }
+    }
+
+    private void conclude(Admission admission, Throwable thrown) {
         if (admission == null) {
             passThrough(thrown);
             return;

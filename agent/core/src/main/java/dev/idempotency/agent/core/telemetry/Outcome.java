@@ -27,7 +27,9 @@ public enum Outcome {
     /** 400: the body could not be read (charset, multipart, I/O). */
     UNREADABLE,
     /** 503: the agent failed itself and refused the request. */
-    AGENT_FAULT;
+    AGENT_FAULT,
+    /** 503: the agent's memory budget for bodies was full; nothing was read or reserved. */
+    OVER_BUDGET;
 
     /** The Prometheus label value and the JMX attribute stem. */
     public String label() {

@@ -47,6 +47,27 @@ class AgentConfigTest {
         assertTrue(c.store.url().startsWith("jdbc:h2:file:"), c.store.url());
         assertTrue(c.include.matches("/anything/at/all"));
         assertTrue(c.required.isEmpty());
+        assertTrue(c.store.groupCommit());
+        assertEquals(Math.max(Runtime.getRuntime().maxMemory() / 100 * 10, 2 * c.maxRequestBytes), c.memoryBudgetBytes);
+    }
+
+    @Test
+    void theMemoryBudgetIsASizeOrAShareOfTheHeap() {
+        assertEquals(64L * 1024 * 1024, load(props("idempotency.memory-budget", "64MiB"), Collections.emptyMap()).memoryBudgetBytes);
+        assertEquals(Math.max(Runtime.getRuntime().maxMemory() / 100 * 25, 2L * 1024 * 1024),
+                load(props("idempotency.memory-budget", "25%"), Collections.emptyMap()).memoryBudgetBytes);
+        assertFalse(load(props("idempotency.store.group-commit", "false"), Collections.emptyMap()).store.groupCommit());
+    }
+
+    @Test
+    void aMemoryBudgetThatCannotHoldTheLargestBodyOrIsMalformedIsRefusedByName() {
+        ConfigException small = assertThrows(ConfigException.class,
+                () -> load(props("idempotency.memory-budget", "1MiB", "idempotency.max-request-bytes", "1MiB"), Collections.emptyMap()));
+        assertTrue(small.getMessage().contains("'idempotency.memory-budget'") && small.getMessage().contains("twice"), small.getMessage());
+        for (String bad : new String[] {"0%", "95%", "lots", "-5MiB"}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> load(props("idempotency.memory-budget", bad), Collections.emptyMap()));
+            assertTrue(e.getMessage().contains("'idempotency.memory-budget' is '" + bad + "'"), e.getMessage());
+        }
     }
 
     @Test

@@ -1,0 +1,96 @@
+package dev.idempotency.agent.core.gate;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MemoryBudgetTest {
+
+    @Test
+    void requestBodiesAreAdmittedUpToHalfTheBudgetAndReleasedOnce() {
+        MemoryBudget budget = new MemoryBudget(1000);
+        MemoryBudget.Charge first = budget.admit(300);
+        assertNotNull(first);
+        assertNotNull(budget.admit(200));
+        assertNull(budget.admit(1), "half the budget is for responses");
+        assertEquals(500, budget.used());
+        first.release();
+        first.release();
+        assertEquals(200, budget.used());
+        assertNotNull(budget.admit(300));
+    }
+
+    @Test
+    void responsesMayUseTheWholeBudgetButNeverMore() {
+        MemoryBudget budget = new MemoryBudget(1000);
+        assertNotNull(budget.admit(500));
+        MemoryBudget.Charge response = budget.open();
+        assertTrue(response.grow(400));
+        assertFalse(response.grow(101));
+        assertTrue(response.grow(100));
+        assertEquals(1000, budget.used());
+        response.release();
+        assertFalse(response.grow(1), "a released charge takes nothing more");
+        assertEquals(500, budget.used());
+    }
+
+    @Test
+    void aChargeNobodyReleasedIsReclaimedOnceItsHolderIsCollected() throws InterruptedException {
+        MemoryBudget budget = new MemoryBudget(1000);
+        budget.admit(400).heldBy(new byte[64]); // the holder is garbage at once
+        MemoryBudget.Charge kept = budget.admit(100);
+        Object holder = new Object();
+        kept.heldBy(holder);
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (budget.used() != 100 && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(10); // reference processing runs on its own thread after a collection
+        }
+        assertEquals(100, budget.used(), "only the charge whose holder is alive stays");
+        assertNotNull(holder);
+    }
+
+    @Test
+    void aResponseTheBudgetCannotHoldStreamsAsNotKeptWithEveryByteInOrder() throws Exception {
+        MemoryBudget budget = new MemoryBudget(4096);
+        assertNotNull(budget.admit(1024));
+        ByteArrayOutputStream client = new ByteArrayOutputStream();
+        List<String> reasons = new ArrayList<>();
+        BoundedResponseBody body = new BoundedResponseBody(1 << 20, reason -> {
+            reasons.add(reason);
+            return client;
+        }, budget);
+        byte[] written = new byte[10_000];
+        for (int i = 0; i < written.length; i++) written[i] = (byte) i;
+        OutputStream out = body.asOutputStream();
+        out.write(written, 0, 2000);
+        assertFalse(body.isStreaming(), "2000 bytes fit beside the admitted body");
+        out.write(written, 2000, 8000);
+        assertTrue(body.isStreaming());
+        assertEquals(List.of(BoundedResponseBody.OVER_BUDGET), reasons);
+        assertArrayEquals(written, client.toByteArray());
+        assertEquals(1024, budget.used(), "a streaming response holds nothing");
+    }
+
+    @Test
+    void aRecordedResponseGivesItsBufferBack() throws Exception {
+        MemoryBudget budget = new MemoryBudget(1 << 20);
+        BoundedResponseBody body = new BoundedResponseBody(1 << 20, reason -> { throw new AssertionError(reason); }, budget);
+        body.asOutputStream().write(new byte[5000]);
+        assertTrue(budget.used() >= 5000);
+        assertEquals(5000, body.bytes().length);
+        body.releaseMemory();
+        assertEquals(0, budget.used());
+    }
+}
