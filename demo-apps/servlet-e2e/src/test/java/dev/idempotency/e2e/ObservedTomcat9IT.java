@@ -96,6 +96,7 @@ class ObservedTomcat9IT extends PaymentsScenarios {
                     .header("X-Delay-Ms", "4000").header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":5}")));
             Await.until("the slow request to charge", Duration.ofSeconds(10), () -> count(), n -> n == charges + 4);
             assertEquals(1, figures.counter("KeysInFlight"), "the slow request holds its key");
+            assertTrue(figures.counter("MemoryHeldBytes") > 0, "the slow request's body and response buffer are held");
             assertProblem(client.postJson("/payments", slowKey, "{\"amount\":5}"), 409, "request-in-progress");
             assertEquals(201, slow.get().statusCode());
 
@@ -121,6 +122,9 @@ class ObservedTomcat9IT extends PaymentsScenarios {
             assertEquals(4.0, after.get("idempotency_store_complete_duration_seconds_count") - before.get("idempotency_store_complete_duration_seconds_count"));
             assertEquals(1.0, after.get("idempotency_store_up"));
             assertEquals(0.0, after.get("idempotency_keys_in_flight"));
+            assertTrue(after.get("idempotency_memory_budget_bytes") > 0);
+            // given back as each exchange ends, just after its response left
+            Await.until("the agent to give back what it held", Duration.ofSeconds(10), () -> memoryHeld(figures), held -> held == 0);
             assertEquals(Boolean.TRUE, figures.attribute("StoreUp"));
             assertTrue(((Double) figures.attribute("ReserveP99Millis")) >= (Double) figures.attribute("ReserveP50Millis"));
             assertTrue(((Double) figures.attribute("ReserveP50Millis")) > 0);
@@ -141,6 +145,14 @@ class ObservedTomcat9IT extends PaymentsScenarios {
         assertEquals(0, again.exit, again.toString());
         assertTrue(again.out.contains("already attached: the agent is running idempotency-agent in JVM " + server.pid()), again.toString());
         assertEquals(1, server.agentLines().split("INFO started idempotency-agent", -1).length - 1, server.agentLines());
+    }
+
+    private static long memoryHeld(AgentFigures figures) {
+        try {
+            return figures.counter("MemoryHeldBytes");
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private long count() {

@@ -48,6 +48,7 @@ public final class IdempotencyGate {
     public IdempotencyGate(AgentConfig config, StoreLifecycle lifecycle, AgentMetrics metrics) {
         this.config = config;
         this.memory = new MemoryBudget(config.memoryBudgetBytes);
+        metrics.memoryFrom(memory::used, memory.limit());
         this.lifecycle = lifecycle;
         this.metrics = metrics;
         this.keys = new IdempotencyKeyParser(config.keyMaxLength);

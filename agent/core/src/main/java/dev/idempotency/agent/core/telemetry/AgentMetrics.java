@@ -31,6 +31,8 @@ public final class AgentMetrics {
     private final LongAdder heartbeatFailures = new LongAdder();
     private volatile boolean storeUp = true;
     private volatile IntSupplier keysInFlight = () -> 0;
+    private volatile java.util.function.LongSupplier memoryHeld = () -> 0;
+    private volatile long memoryBudget;
 
     public AgentMetrics() {
         for (Outcome o : Outcome.values()) outcomes.put(o, new LongAdder());
@@ -54,6 +56,16 @@ public final class AgentMetrics {
 
     /** Where the number of keys this JVM's requests hold comes from (the heartbeat, once the store is open). */
     public void keysInFlightFrom(IntSupplier source) { keysInFlight = source; }
+
+    /** Where the bytes the agent holds for keyed requests are counted, and their limit. */
+    public void memoryFrom(java.util.function.LongSupplier held, long budget) {
+        memoryHeld = held;
+        memoryBudget = budget;
+    }
+
+    public long memoryHeld() { return memoryHeld.getAsLong(); }
+
+    public long memoryBudget() { return memoryBudget; }
 
     public long outcome(Outcome outcome) { return outcomes.get(outcome).sum(); }
 

@@ -21,6 +21,10 @@ final class PrometheusText {
         histogram(out, "idempotency_store_complete_duration_seconds", "Time to record a response in the store.", m.completeLatency());
         header(out, "idempotency_keys_in_flight", "gauge", "Keys held by requests running in this JVM.");
         sample(out, "idempotency_keys_in_flight", null, m.keysInFlight());
+        header(out, "idempotency_memory_held_bytes", "gauge", "Bytes of request bodies and responses the agent holds now.");
+        sample(out, "idempotency_memory_held_bytes", null, m.memoryHeld());
+        header(out, "idempotency_memory_budget_bytes", "gauge", "The most the agent may hold (idempotency.memory-budget).");
+        sample(out, "idempotency_memory_budget_bytes", null, m.memoryBudget());
         header(out, "idempotency_heartbeat_failures_total", "counter", "Lease renewal rounds that failed.");
         sample(out, "idempotency_heartbeat_failures_total", null, m.heartbeatFailures());
         header(out, "idempotency_store_up", "gauge", "1 when the last store interaction reached the store, else 0.");
