@@ -14,9 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The agent's memory budget on a stock Tomcat 9: request bodies beyond half of it are refused with 503 before they are
- * read (the application never runs for them, and they run once the budget has room again); a response the budget
- * cannot hold reaches its client whole and is recorded as not kept, so its retry is a 409, never a second run.
+ * The agent's memory budget on a stock Tomcat 9, with no waiting for room (memory-wait 0s): request bodies beyond half
+ * of it are refused with 503 before they are read (the application never runs for them, and they run once the budget
+ * has room again); a response the budget cannot hold reaches its client whole and is recorded as not kept, so its retry
+ * is a 409, never a second run. {@link MemoryBudgetWaitTomcat9IT} shows the same burst served in turn.
  */
 class MemoryBudgetTomcat9IT extends ServerScenarios {
     private static final int BODY_BYTES = 200 * 1024;
@@ -25,7 +26,7 @@ class MemoryBudgetTomcat9IT extends ServerScenarios {
     protected ServerProcess server() throws Exception {
         // 1 MiB budget: request bodies may hold 512 KiB of it, so two of these 200 KiB bodies at once, not three.
         return TomcatServer.tomcat9().set("idempotency.memory-budget", "1MiB").set("idempotency.max-request-bytes", "256KiB")
-                .set("idempotency.max-response-bytes", "2MiB");
+                .set("idempotency.max-response-bytes", "2MiB").set("idempotency.memory-wait", "0s");
     }
 
     @Test
@@ -40,7 +41,7 @@ class MemoryBudgetTomcat9IT extends ServerScenarios {
             sent.add(CompletableFuture.supplyAsync(() -> {
                 try {
                     go.await();
-                    return client.send(slowPayment(key));
+                    return client.send(slowPayment(client, key));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -67,7 +68,7 @@ class MemoryBudgetTomcat9IT extends ServerScenarios {
 
         // The budget was given back: every refused request now runs, once; every admitted one replays.
         for (int i = 0; i < requests; i++) {
-            HttpResponse<byte[]> retry = client.send(slowPayment(keys.get(i)));
+            HttpResponse<byte[]> retry = client.send(slowPayment(client, keys.get(i)));
             if (ran.contains(keys.get(i))) assertReplayOf(firstAnswers.get(i), retry);
             else assertEquals(201, retry.statusCode(), text(retry));
         }
@@ -95,7 +96,7 @@ class MemoryBudgetTomcat9IT extends ServerScenarios {
         assertEquals(before + 1, client.count("statement"));
     }
 
-    private HttpRequest.Builder slowPayment(String key) {
+    static HttpRequest.Builder slowPayment(Client client, String key) {
         StringBuilder json = new StringBuilder("{\"amount\":7,\"currency\":\"eur\",\"memo\":\"");
         while (json.length() < BODY_BYTES - 2) json.append('m');
         json.append("\"}");

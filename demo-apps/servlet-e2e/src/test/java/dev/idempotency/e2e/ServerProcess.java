@@ -30,6 +30,7 @@ abstract class ServerProcess implements AutoCloseable {
     private final Map<String, String> agentSettings = new LinkedHashMap<>();
     private Path javaHome = Path.of(System.getProperty("java.home"));
     private boolean withAgent = true;
+    private String heap = "256m";
     private final List<String> jvmOptionsBeforeAgent = new ArrayList<>();
     private final List<String> jvmOptionsAfterAgent = new ArrayList<>();
     private Process process;
@@ -50,6 +51,12 @@ abstract class ServerProcess implements AutoCloseable {
     }
 
     /** Without the agent, for overhead comparisons. */
+    /** The maximum heap, as -Xmx takes it (256m unless set). */
+    ServerProcess heap(String maxHeap) {
+        this.heap = maxHeap;
+        return this;
+    }
+
     ServerProcess withAgent(boolean agent) {
         this.withAgent = agent;
         return this;
@@ -113,7 +120,7 @@ abstract class ServerProcess implements AutoCloseable {
         jvm.addAll(jvmOptionsAfterAgent);
         jvm.add("-Duser.home=" + work.resolve("home"));
         jvm.add("-Dpayments.db=" + work.resolve("ledger"));
-        jvm.add("-Xmx256m");
+        jvm.add("-Xmx" + heap);
         agentSettings.forEach((k, v) -> jvm.add("-D" + k + "=" + v));
         ProcessBuilder builder = new ProcessBuilder(command(javaHome.resolve("bin/java"), jvm))
                 .directory(work.toFile()).redirectErrorStream(true).redirectOutput(log().toFile());

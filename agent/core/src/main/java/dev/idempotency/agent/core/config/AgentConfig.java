@@ -45,6 +45,7 @@ public final class AgentConfig {
         d.put("idempotency.max-request-bytes", "1MiB");
         d.put("idempotency.max-response-bytes", "1MiB");
         d.put("idempotency.memory-budget", "10%");
+        d.put("idempotency.memory-wait", "5s");
         d.put("idempotency.store-server-errors", "false");
         d.put("idempotency.retry-statuses", "408,425,429");
         d.put("idempotency.abandoned-work-grace", "10m");
@@ -91,6 +92,8 @@ public final class AgentConfig {
     public final long maxResponseBytes;
     /** Bytes of request bodies and buffered responses the agent may hold at once, across all keyed requests. */
     public final long memoryBudgetBytes;
+    /** How long a keyed request waits for room in the memory budget, before its body is read, until it gets 503. */
+    public final Duration memoryWait;
     public final boolean storeServerErrors;
     public final FailureMode failureMode;
     public final Duration sweepInterval;
@@ -129,6 +132,8 @@ public final class AgentConfig {
                     + maxRequestBytes + " bytes): half the budget must hold the largest request body");
         }
         memoryBudgetBytes = budget == null ? 0 : Math.max(budget, floor);
+        memoryWait = read("idempotency.memory-wait", v -> durationIn(v, Duration.ZERO, Duration.ofMinutes(1)),
+                ValueParsers.DURATION_FORMAT + ", from 0s to 1m");
         storeServerErrors = read("idempotency.store-server-errors", ValueParsers::bool, "true or false");
         failureMode = read("idempotency.failure-mode", v -> enumValue(FailureMode.class, v), "closed or open");
         Duration lease = read("idempotency.lease", v -> durationIn(v, Duration.ofSeconds(1), StoreSettings.MAX_LEASE), ValueParsers.DURATION_FORMAT + ", from 1s to 1h");

@@ -90,7 +90,7 @@ public final class IdempotencyGate {
         }
         if (declaredLength > config.maxRequestBytes) return tooLarge(method, path);
         // A body of known length is charged before a byte of it is read; one of unknown length once it is read.
-        MemoryBudget.Charge charge = declaredLength > 0 ? memory.admit(declaredLength) : null;
+        MemoryBudget.Charge charge = declaredLength > 0 ? memory.admit(declaredLength, config.memoryWait.toNanos()) : null;
         if (declaredLength > 0 && charge == null) return overBudget(method, path);
         byte[] bytes;
         try {
@@ -103,7 +103,7 @@ public final class IdempotencyGate {
             return RequestCapture.refused(method, path, Outcome.UNREADABLE, Answer.problem(Problem.REQUEST_UNREADABLE, "The request body could not be read: " + e.getMessage(), null));
         }
         if (charge == null && bytes.length > 0) {
-            charge = memory.admit(bytes.length);
+            charge = memory.admit(bytes.length, config.memoryWait.toNanos());
             if (charge == null) return overBudget(method, path);
         }
         List<CapturedPart> parts = null;
@@ -127,8 +127,8 @@ public final class IdempotencyGate {
     /** Refused before the body is read (or kept): the agent holds as many bodies as its memory budget allows. */
     private RequestCapture overBudget(String method, String path) {
         return RequestCapture.refused(method, path, Outcome.OVER_BUDGET, Answer.problem(Problem.AGENT_BUSY, "The idempotency agent"
-                + " holds as many request bodies as its memory budget allows, so this request was not processed. Retry later with"
-                + " the same " + config.header + ".", "1"));
+                + " held as many request bodies as its memory budget allows for longer than " + config.memoryWait.toMillis()
+                + " ms, so this request was not processed. Retry later with the same " + config.header + ".", "1"));
     }
 
     /**

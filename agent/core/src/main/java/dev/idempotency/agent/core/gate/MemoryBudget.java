@@ -3,17 +3,22 @@ package dev.idempotency.agent.core.gate;
 import java.lang.ref.PhantomReference;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
+import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The bytes the agent may hold at once for keyed requests, across all of them: request bodies it took and responses it
  * holds until they are recorded. A request body is admitted only while the bodies already held leave half the budget
- * free (the other half is for their responses), else the request is refused with 503 before a byte of it is read; a
- * response that would overrun the whole budget streams to the client instead and is recorded as not kept. So the agent
- * can never be the reason the JVM runs out of memory, whatever the concurrency.
+ * free (the other half is for their responses); otherwise the request waits, before a byte of it is read, first come
+ * first served, up to a limit, and is then refused with 503. A response that would overrun the whole budget streams to
+ * the client instead and is recorded as not kept. So the agent can never be the reason the JVM runs out of memory,
+ * whatever the concurrency, and a burst is served in turn rather than refused.
  *
  * <p>Charges are released where an exchange ends; one that an unusual path forgets is released once the object it
  * was charged for has been collected, so the budget cannot leak away.
@@ -24,6 +29,11 @@ public final class MemoryBudget {
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
     /** Keeps the trackers themselves reachable until their referent is collected or the charge is released. */
     private final Set<Tracker> tracked = ConcurrentHashMap.newKeySet();
+    /** Requests waiting for room, in arrival order: only the first may take it, so none is passed over for ever. */
+    private final ArrayDeque<Object> queue = new ArrayDeque<>();
+    private final AtomicInteger waiting = new AtomicInteger();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition roomFreed = lock.newCondition();
 
     public MemoryBudget(long limit) {
         if (limit < 0) throw new IllegalArgumentException("limit must not be negative");
@@ -40,8 +50,44 @@ public final class MemoryBudget {
 
     /** A charge for a request body of {@code bytes}, or null when admitting it would leave less than half the budget. */
     public Charge admit(long bytes) {
-        return reserve(bytes, limit / 2) ? new Charge(bytes) : null;
+        return admit(bytes, 0);
     }
+
+    /**
+     * As {@link #admit(long)}, waiting up to {@code waitNanos} for room behind the requests that came first; null when
+     * there was none in time (or the thread was interrupted: the interrupt stays set).
+     */
+    public Charge admit(long bytes, long waitNanos) {
+        if (waiting.get() == 0 && reserve(bytes, limit / 2)) return new Charge(bytes);
+        if (waitNanos <= 0 || bytes > limit / 2) return null;
+        long deadline = System.nanoTime() + waitNanos;
+        Object turn = new Object();
+        lock.lock();
+        try {
+            queue.addLast(turn);
+            waiting.incrementAndGet();
+            try {
+                while (true) {
+                    if (queue.peekFirst() == turn && reserve(bytes, limit / 2)) return new Charge(bytes);
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) return null;
+                    roomFreed.awaitNanos(left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            } finally {
+                queue.remove(turn);
+                waiting.decrementAndGet();
+                roomFreed.signalAll(); // the next in line may fit now
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Requests waiting for room now. */
+    public int waiting() { return waiting.get(); }
 
     /** An empty charge that grows with a response buffer ({@link Charge#grow}) up to the whole budget. */
     public Charge open() {
@@ -59,6 +105,18 @@ public final class MemoryBudget {
 
     private void reclaim() {
         for (Reference<?> r; (r = collected.poll()) != null; ) ((Tracker) r).charge.release();
+    }
+
+    private void giveBack(long bytes) {
+        used.addAndGet(-bytes);
+        if (bytes > 0 && waiting.get() > 0) {
+            lock.lock();
+            try {
+                roomFreed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     /** Bytes charged to one request body or one response buffer. */
@@ -85,7 +143,7 @@ public final class MemoryBudget {
             if (released.get() || !reserve(more, limit)) return false;
             bytes.addAndGet(more);
             if (released.get()) { // released meanwhile: give it back, nothing may stay charged
-                used.addAndGet(-bytes.getAndSet(0));
+                giveBack(bytes.getAndSet(0));
                 return false;
             }
             return true;
@@ -94,7 +152,7 @@ public final class MemoryBudget {
         /** Gives the bytes back; again does nothing. */
         public void release() {
             if (!released.compareAndSet(false, true)) return;
-            used.addAndGet(-bytes.getAndSet(0));
+            giveBack(bytes.getAndSet(0));
             Tracker t = tracker;
             if (t != null) forget(t);
         }

@@ -32,6 +32,62 @@ class MemoryBudgetTest {
     }
 
     @Test
+    void aBodyThatDoesNotFitWaitsForRoomAndIsAdmittedWhenABodyIsReleased() throws Exception {
+        MemoryBudget budget = new MemoryBudget(1000);
+        MemoryBudget.Charge held = budget.admit(400);
+        java.util.concurrent.CompletableFuture<MemoryBudget.Charge> waiter = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> budget.admit(300, Duration.ofSeconds(30).toNanos()));
+        awaitWaiting(budget, 1);
+        assertFalse(waiter.isDone());
+        held.release();
+        MemoryBudget.Charge admitted = waiter.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertNotNull(admitted);
+        assertEquals(300, budget.used());
+        assertEquals(0, budget.waiting());
+    }
+
+    @Test
+    void waitersAreServedInArrivalOrderAndNewcomersDoNotBargeIn() throws Exception {
+        MemoryBudget budget = new MemoryBudget(1000);
+        MemoryBudget.Charge held = budget.admit(500);
+        java.util.concurrent.CompletableFuture<MemoryBudget.Charge> first = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> budget.admit(400, Duration.ofSeconds(30).toNanos()));
+        awaitWaiting(budget, 1);
+        java.util.concurrent.CompletableFuture<MemoryBudget.Charge> second = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> budget.admit(100, Duration.ofSeconds(30).toNanos()));
+        awaitWaiting(budget, 2);
+        assertNull(budget.admit(1), "a newcomer waits behind those already waiting, even when it would fit");
+        held.release();
+        assertNotNull(first.get(30, java.util.concurrent.TimeUnit.SECONDS));
+        assertNotNull(second.get(30, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(500, budget.used());
+    }
+
+    @Test
+    void aWaitThatRunsOutOrIsInterruptedAdmitsNothing() throws Exception {
+        MemoryBudget budget = new MemoryBudget(1000);
+        assertNotNull(budget.admit(500));
+        assertNull(budget.admit(10, Duration.ofMillis(50).toNanos()));
+        Thread.currentThread().interrupt();
+        try {
+            assertNull(budget.admit(10, Duration.ofSeconds(30).toNanos()));
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the container");
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals(500, budget.used());
+        assertEquals(0, budget.waiting());
+    }
+
+    private static void awaitWaiting(MemoryBudget budget, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (budget.waiting() < n) {
+            if (System.nanoTime() > deadline) throw new AssertionError("no " + n + " waiters: " + budget.waiting());
+            Thread.sleep(1);
+        }
+    }
+
+    @Test
     void responsesMayUseTheWholeBudgetButNeverMore() {
         MemoryBudget budget = new MemoryBudget(1000);
         assertNotNull(budget.admit(500));
