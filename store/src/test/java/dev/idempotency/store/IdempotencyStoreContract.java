@@ -517,6 +517,38 @@ abstract class IdempotencyStoreContract {
     }
 
     @Test
+    void aRowThisVersionCannotReadFailsOnlyItsOwnCallerEvenInABatch() throws Exception {
+        JdbcIdempotencyStore store = open(settings().poolSize(2));
+        store.checkSchema();
+        OwnershipToken future = store.reserve("t", "from-a-newer-release", "fp").token();
+        assertEquals(1, execute("UPDATE " + table + " SET status = 'FUTURE' WHERE idem_key = ?", future.key()));
+        int threads = 16;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 20; round++) {
+                CyclicBarrier start = new CyclicBarrier(threads);
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    String key = t % 4 == 0 ? future.key() : "fresh-" + round + "-" + t;
+                    done.add(pool.submit(() -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        if (key.equals(future.key())) {
+                            StoreDataException e = assertThrows(StoreDataException.class, () -> store.reserve("t", key, "fp"));
+                            assertTrue(e.getMessage().contains(key), e.getMessage());
+                        } else {
+                            assertEquals(Outcome.ACQUIRED, store.reserve("t", key, "fp").outcome(), key);
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : done) f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void withoutGroupCommitEveryCallerGetsTheSameOutcomes() throws Exception {
         JdbcIdempotencyStore store = open(settings().poolSize(4).groupCommit(false));
         mixedRounds(store, 3, () -> false);
@@ -529,7 +561,7 @@ abstract class IdempotencyStoreContract {
      * key per round. Each caller's own outcome is checked, then every new key's stored response. Stops after
      * {@code maxRounds} or once {@code enough} holds; returns the rounds run.
      */
-    private int mixedRounds(JdbcIdempotencyStore store, int maxRounds, java.util.function.BooleanSupplier enough) throws Exception {
+    protected int mixedRounds(JdbcIdempotencyStore store, int maxRounds, java.util.function.BooleanSupplier enough) throws Exception {
         int threads = 32;
         for (int t = 0; t < threads; t++) {
             OwnershipToken owner = store.reserve("mix", "done-" + t, "fp").token();

@@ -43,6 +43,15 @@ class MariaDbStoreTest extends IdempotencyStoreContract {
     }
 
     @Test
+    void aUrlThatTurnsTheBulkProtocolBackOnStillGivesEveryCallerItsOwnOutcome() throws Exception {
+        // The driver then reports batched statements as a whole; the store reads back whose write went in.
+        String bulk = url() + (url().contains("?") ? "&" : "?") + "useBulkStmts=true&useBulkStmtsForInserts=true";
+        dev.idempotency.store.jdbc.JdbcIdempotencyStore store = open(settings().url(bulk).poolSize(4));
+        mixedRounds(store, 60, () -> store.reservationFigures().largestBatch() > 1 && store.completionFigures().largestBatch() > 1);
+        assertTrue(store.completionFigures().largestBatch() > 1, store.completionFigures().toString());
+    }
+
+    @Test
     void validateNamesEachPadSpaceColumnOfAVersionOneTableAndTheUpgradeScript() throws SQLException {
         store().checkSchema();
         // A version 1 table, as the previous release created it (its columns), still recording version 1.

@@ -1,6 +1,7 @@
 package dev.idempotency.store.jdbc;
 
 import dev.idempotency.store.StoreException;
+import dev.idempotency.store.StoreUnavailableException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -64,13 +65,16 @@ final class GroupCommit<I, R> {
     private final int maxBatch;
     private final Batch<I, R> batch;
     private final String operation;
+    private final long maxWaitNanos;
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong items = new AtomicLong();
     private volatile int largestBatch;
 
-    GroupCommit(String operation, int lanes, int maxBatch, Batch<I, R> batch) {
+    /** @param maxWaitNanos how long an item may wait in the queue before its caller gives up (nothing was sent for it) */
+    GroupCommit(String operation, int lanes, int maxBatch, long maxWaitNanos, Batch<I, R> batch) {
         if (lanes < 1 || maxBatch < 1) throw new IllegalArgumentException("lanes and maxBatch must be positive");
         this.operation = operation;
+        this.maxWaitNanos = maxWaitNanos;
         this.lanes = new Semaphore(lanes);
         this.maxBatch = maxBatch;
         this.batch = batch;
@@ -80,6 +84,7 @@ final class GroupCommit<I, R> {
     R submit(I item) {
         Pending<I, R> mine = new Pending<>(item, Thread.currentThread());
         queue.add(mine);
+        long deadline = System.nanoTime() + maxWaitNanos;
         boolean interrupted = false;
         while (!mine.settled()) {
             if (lanes.tryAcquire()) {
@@ -89,11 +94,21 @@ final class GroupCommit<I, R> {
                     lanes.release();
                     wakeNextLeader();
                 }
-            } else {
-                LockSupport.park(this);
-                // An interrupted thread's park returns at once: remember the interrupt instead of spinning on it.
-                if (Thread.interrupted()) interrupted = true;
+                continue;
             }
+            long left = deadline - System.nanoTime();
+            // Still queued at the deadline: nothing was sent for it, so the caller may give up cleanly. Once taken into
+            // a batch it waits for that batch, which its statement timeout bounds.
+            if (left <= 0 && queue.remove(mine)) {
+                mine.fail(new StoreUnavailableException("idempotency store busy: a " + operation + " waited "
+                        + maxWaitNanos / 1_000_000 + " ms for its turn", null));
+                wakeNextLeader();
+                break;
+            }
+            if (left > 0) LockSupport.parkNanos(this, left);
+            else LockSupport.park(this); // in a batch: its end (or a free lane) wakes this thread
+            // An interrupted thread's park returns at once: remember the interrupt instead of spinning on it.
+            if (Thread.interrupted()) interrupted = true;
         }
         if (interrupted) Thread.currentThread().interrupt();
         if (mine.failure != null) throw mine.failure;
@@ -111,11 +126,11 @@ final class GroupCommit<I, R> {
         try {
             batch.run(taken);
         } catch (RuntimeException e) {
-            // Every caller of the batch gets the failure as the store raised it (a configuration problem stays one).
+            // The batch settles its callers itself; this is for a fault outside it, given to every caller unsettled.
             for (Pending<I, R> p : taken) p.fail(e);
         } catch (Error e) {
+            // Not rethrown: the leader's own item may still be queued, and the callers behind it must not be left parked.
             for (Pending<I, R> p : taken) p.fail(new StoreException("idempotency store failed during " + operation + ": " + e, e));
-            throw e;
         } finally {
             for (Pending<I, R> p : taken) {
                 if (!p.settled()) p.fail(new StoreException("idempotency store left a " + operation + " unanswered", null));

@@ -77,8 +77,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         this.pool = ConnectionPool.open(settings, dialect);
         this.background = ConnectionPool.openBackground(settings, dialect, BACKGROUND_POOL_SIZE);
         int lanes = groupCommitLanes(settings.poolSize());
-        this.reservations = settings.groupCommit() ? new GroupCommit<>("reserve", lanes, MAX_GROUP, this::firstInserts) : null;
-        this.completions = settings.groupCommit() ? new GroupCommit<>("complete", lanes, MAX_GROUP, this::completeTogether) : null;
+        // A caller waits for its batch no longer than it would have waited for a connection and a statement.
+        long maxWait = settings.connectTimeout().plus(settings.queryTimeout()).toNanos();
+        this.reservations = settings.groupCommit() ? new GroupCommit<>("reserve", lanes, MAX_GROUP, maxWait, this::firstInserts) : null;
+        this.completions = settings.groupCommit() ? new GroupCommit<>("complete", lanes, MAX_GROUP, maxWait, this::completeTogether) : null;
     }
 
     /**
@@ -110,6 +112,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         FirstStep first = reservations == null ? FirstStep.NOT_TRIED
                 : reservations.submit(new Candidate(new OwnershipToken(scope, key, UUID.randomUUID().toString()), fingerprint));
         if (first.acquired != null) return Reservation.acquired(first.acquired);
+        if (first.failure != null) throw first.failure;
         if (first.state != null && first.state.ownedBy(first.tried)) return Reservation.acquired(first.tried);
         Reservation answered = first.state == null ? null : answerWithoutWriting(first.state, fingerprint);
         if (answered != null) return answered; // a replay, a mismatch, a 409: the batch's one round trip was all it took
@@ -543,6 +546,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
          * said less than the database did), it is ours.
          */
         final OwnershipToken tried;
+        private StoreDataException failure;
 
         private FirstStep(OwnershipToken acquired, boolean present, KeyState state, OwnershipToken tried) {
             this.acquired = acquired;
@@ -554,41 +558,74 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         static FirstStep acquired(OwnershipToken token) { return new FirstStep(token, false, null, null); }
 
         static FirstStep present(KeyState state, OwnershipToken tried) { return new FirstStep(null, true, state, tried); }
+
+        /** The key's row cannot be read by this version: its caller fails closed, the batch's others are unaffected. */
+        static FirstStep failed(StoreDataException e) {
+            FirstStep step = new FirstStep(null, true, null, null);
+            step.failure = e;
+            return step;
+        }
     }
 
     // One order for every batch: two batches never wait for each other's keys in opposite orders (no deadlocks).
     private static final Comparator<OwnershipToken> KEY_ORDER =
             Comparator.comparing(OwnershipToken::scope).thenComparing(OwnershipToken::key);
 
+    // How far a batch got: what a failure can have left behind.
+    private static final int NOTHING_SENT = 0;
+    private static final int SENT = 1;
+    /** The database answered (the statement returned, the transaction committed): its writes stand. */
+    private static final int ANSWERED = 2;
+
     /**
      * The first inserts of many reservations in one statement (PostgreSQL, which also reads back the state of every key
-     * it could not insert) or one transaction. A key twice in one batch goes in once; its twin starts on its own. A
-     * batch that failed without reaching the database, or was rolled back, sends each reservation on its own way;
-     * one whose answer was lost fails each with its own possibly reserved token.
+     * it could not insert) or one transaction. A key twice in one batch goes in once; its twin starts on its own. Every
+     * caller gets an outcome of its own, whatever fails:
+     * <ul>
+     * <li>nothing reached the database, or it was rolled back: each reservation starts on its own;</li>
+     * <li>the answer was lost: each fails with its own possibly reserved token;</li>
+     * <li>the database answered but something after that failed (a row this version cannot read, an unexpected count):
+     * the callers with a clear outcome get it; the others look at their key, which is theirs if it holds their token.</li>
+     * </ul>
      */
     private void firstInserts(List<GroupCommit.Pending<Candidate, FirstStep>> items) {
         List<GroupCommit.Pending<Candidate, FirstStep>> batch = distinctKeys(items, p -> p.item.token);
-        boolean[] sent = new boolean[1];
+        int[] phase = {NOTHING_SENT};
+        Map<String, FirstStep> found = new HashMap<>();
         try {
-            Map<String, FirstStep> found = inBatchConnection(c -> dialect.reservesWithStateInOneStatement() ? insertReadingState(c, batch, sent)
-                    : batch.size() == 1 ? insertAlone(c, batch.get(0).item, sent) : insertAll(c, batch, sent));
+            inBatchConnection(c -> {
+                if (dialect.reservesWithStateInOneStatement()) insertReadingState(c, batch, phase, found);
+                else if (batch.size() == 1) insertAlone(c, batch.get(0).item, phase, found);
+                else insertAll(c, batch, phase, found);
+                return null;
+            });
+        } catch (SQLException | RuntimeException | Error e) {
             for (GroupCommit.Pending<Candidate, FirstStep> p : batch) {
+                OwnershipToken t = p.item.token;
+                if (found.containsKey(t.token())) continue;
+                if (phase[0] == ANSWERED) {
+                    found.put(t.token(), FirstStep.present(null, t));
+                } else if (e instanceof SQLException && !SchemaManager.isConnectionProblem((SQLException) e)) {
+                    found.put(t.token(), FirstStep.NOT_TRIED); // failed or rolled back whole: nothing stays
+                } else if (e instanceof SQLException) {
+                    p.fail(translate((SQLException) e, "reserve", phase[0] == SENT ? t : null));
+                } else if (phase[0] == SENT) {
+                    p.fail(new StoreUnavailableException("idempotency store did not answer a reserve: " + e, e, t));
+                } else {
+                    p.fail(e instanceof RuntimeException ? (RuntimeException) e : new StoreException("idempotency store failed during reserve: " + e, e));
+                }
+            }
+        } finally {
+            for (GroupCommit.Pending<Candidate, FirstStep> p : items) {
                 FirstStep step = found.get(p.item.token.token());
-                p.succeed(step == null ? FirstStep.NOT_TRIED : step);
+                p.succeed(step == null ? FirstStep.NOT_TRIED : step); // twins, and rows the statement could not see
             }
-        } catch (SQLException e) {
-            if (!SchemaManager.isConnectionProblem(e)) {
-                for (GroupCommit.Pending<Candidate, FirstStep> p : batch) p.succeed(FirstStep.NOT_TRIED);
-                return;
-            }
-            for (GroupCommit.Pending<Candidate, FirstStep> p : batch) p.fail(translate(e, "reserve", sent[0] ? p.item.token : null));
         }
-        for (GroupCommit.Pending<Candidate, FirstStep> p : items) p.succeed(FirstStep.NOT_TRIED); // twins
     }
 
     /** One statement inserting every key it can and reading the state of every other (PostgreSQL). */
-    private Map<String, FirstStep> insertReadingState(Connection c, List<GroupCommit.Pending<Candidate, FirstStep>> batch,
-                                                      boolean[] sent) throws SQLException {
+    private void insertReadingState(Connection c, List<GroupCommit.Pending<Candidate, FirstStep>> batch, int[] phase,
+                                    Map<String, FirstStep> found) throws SQLException {
         Object[] params = new Object[4 * batch.size()];
         int i = 0;
         for (GroupCommit.Pending<Candidate, FirstStep> p : batch) {
@@ -597,20 +634,26 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             params[i++] = p.item.fingerprint;
             params[i++] = p.item.token.token();
         }
-        Map<String, FirstStep> found = new HashMap<>();
         try (PreparedStatement ps = prepare(c, sql.reserveMany(batch.size(), leaseMillis(), ttlMillis()), params)) {
-            sent[0] = true;
+            phase[0] = SENT;
             try (ResultSet rs = ps.executeQuery()) {
+                phase[0] = ANSWERED;
                 while (rs.next()) {
                     String token = rs.getString("batch_token");
                     OwnershipToken owned = tokenOf(batch, token);
-                    if (rs.getInt("inserted") == 1) found.put(token, FirstStep.acquired(owned));
-                    // Refused by a row committed after this statement's snapshot: not visible here, the reservation looks again.
-                    else if (rs.getString("status") != null) found.put(token, FirstStep.present(stateOf(rs, owned.scope(), owned.key()), owned));
+                    if (rs.getInt("inserted") == 1) {
+                        found.put(token, FirstStep.acquired(owned));
+                    } else if (rs.getString("status") != null) {
+                        try {
+                            found.put(token, FirstStep.present(stateOf(rs, owned.scope(), owned.key()), owned));
+                        } catch (StoreDataException unreadable) {
+                            found.put(token, FirstStep.failed(unreadable)); // that key's caller alone fails closed
+                        }
+                    }
+                    // else refused by a row committed after this statement's snapshot: not visible here, looked at again
                 }
             }
         }
-        return found;
     }
 
     private static OwnershipToken tokenOf(List<GroupCommit.Pending<Candidate, FirstStep>> batch, String token) throws SQLException {
@@ -619,9 +662,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     /** A batch of one: the plain insert in autocommit, as without group commit. */
-    private Map<String, FirstStep> insertAlone(Connection c, Candidate alone, boolean[] sent) throws SQLException {
+    private void insertAlone(Connection c, Candidate alone, int[] phase, Map<String, FirstStep> found) throws SQLException {
         OwnershipToken t = alone.token;
-        sent[0] = true;
+        phase[0] = SENT;
         FirstStep step;
         try {
             step = update(c, sql.insert, t.scope(), t.key(), alone.fingerprint, t.token(), leaseMillis(), ttlMillis()) == 1
@@ -630,54 +673,73 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             if (!dialect.isDuplicateKey(e)) throw e;
             step = FirstStep.present(null, t);
         }
-        return Collections.singletonMap(t.token(), step);
+        phase[0] = ANSWERED;
+        found.put(t.token(), step);
     }
 
-    /** Every first insert in one transaction, each with its own update count. */
-    private Map<String, FirstStep> insertAll(Connection c, List<GroupCommit.Pending<Candidate, FirstStep>> batch, boolean[] sent)
-            throws SQLException {
+    /**
+     * Every first insert in one transaction, each with its own update count. A count that says nothing (a driver set to
+     * report batches as a whole) leaves the caller to look at its key, which is its own if it holds its token.
+     */
+    private void insertAll(Connection c, List<GroupCommit.Pending<Candidate, FirstStep>> batch, int[] phase,
+                           Map<String, FirstStep> found) throws SQLException {
         List<Object[]> rows = new ArrayList<>(batch.size());
         for (GroupCommit.Pending<Candidate, FirstStep> p : batch) {
             OwnershipToken t = p.item.token;
             rows.add(new Object[] {t.scope(), t.key(), p.item.fingerprint, t.token(), leaseMillis(), ttlMillis()});
         }
-        int[] counts = inOneTransaction(c, sql.insert, rows, sent, dialect.refusedInsertKeepsTransaction());
-        Map<String, FirstStep> found = new HashMap<>();
-        for (int i = 0; i < counts.length; i++) {
+        int[] counts = inOneTransaction(c, sql.insert, rows, phase, dialect.refusedInsertKeepsTransaction());
+        for (int i = 0; i < batch.size(); i++) {
             OwnershipToken t = batch.get(i).item.token;
-            if (counts[i] == 1) found.put(t.token(), FirstStep.acquired(t));
-            else if (counts[i] == 0 || counts[i] == Statement.EXECUTE_FAILED) found.put(t.token(), FirstStep.present(null, t));
-            else throw new SQLException("the driver gave no update count (" + counts[i] + ") for a batched insert");
+            found.put(t.token(), i < counts.length && counts[i] == 1 ? FirstStep.acquired(t) : FirstStep.present(null, t));
         }
-        return found;
     }
 
     /**
      * Completions together: one transaction, each with its own update count (fencing as in {@link #complete}). A lone
-     * completion runs as before, in autocommit. A batch that failed short of the database's answer is rolled back and
-     * each completion runs on its own (answered by null).
+     * completion runs as before, in autocommit. A batch that failed short of the database (or was rolled back) lets each
+     * completion run on its own (answered by null); once committed, a count that says nothing is read back from the key.
      */
     private void completeTogether(List<GroupCommit.Pending<Completion, Boolean>> items) {
         List<GroupCommit.Pending<Completion, Boolean>> batch = distinctKeys(items, p -> p.item.token);
+        int[] phase = {NOTHING_SENT};
         try {
-            int[] counts = inBatchConnection(c -> {
-                if (batch.size() == 1) return new int[] {update(c, sql.complete, completeParameters(batch.get(0).item))};
-                List<Object[]> rows = new ArrayList<>(batch.size());
-                for (GroupCommit.Pending<Completion, Boolean> p : batch) rows.add(completeParameters(p.item));
-                return inOneTransaction(c, sql.complete, rows, new boolean[1], false);
+            boolean[] won = inBatchConnection(c -> {
+                int[] counts;
+                if (batch.size() == 1) {
+                    phase[0] = SENT;
+                    counts = new int[] {update(c, sql.complete, completeParameters(batch.get(0).item))};
+                    phase[0] = ANSWERED;
+                } else {
+                    List<Object[]> rows = new ArrayList<>(batch.size());
+                    for (GroupCommit.Pending<Completion, Boolean> p : batch) rows.add(completeParameters(p.item));
+                    counts = inOneTransaction(c, sql.complete, rows, phase, false);
+                }
+                boolean[] outcome = new boolean[batch.size()];
+                for (int i = 0; i < outcome.length; i++) {
+                    outcome[i] = i < counts.length && counts[i] >= 0 ? counts[i] == 1 : completedBy(c, batch.get(i).item.token);
+                }
+                return outcome;
             });
-            for (int i = 0; i < counts.length; i++) {
-                if (counts[i] < 0) throw new SQLException("the driver gave no update count (" + counts[i] + ") for a batched completion");
-                batch.get(i).succeed(counts[i] == 1);
-            }
-        } catch (SQLException e) {
-            boolean alone = batch.size() == 1;
+            for (int i = 0; i < won.length; i++) batch.get(i).succeed(won[i]);
+        } catch (SQLException | RuntimeException | Error e) {
+            boolean rolledBack = batch.size() > 1 && phase[0] != ANSWERED && e instanceof SQLException
+                    && !SchemaManager.isConnectionProblem((SQLException) e);
             for (GroupCommit.Pending<Completion, Boolean> p : batch) {
-                if (alone || SchemaManager.isConnectionProblem(e)) p.fail(translate(e, "complete", null));
-                else p.succeed(null);
+                if (rolledBack) p.succeed(null); // nothing of the batch stays: each runs on its own
+                else if (e instanceof SQLException) p.fail(translate((SQLException) e, "complete", null));
+                else if (phase[0] == NOTHING_SENT && e instanceof RuntimeException) p.fail((RuntimeException) e);
+                else p.fail(new StoreUnavailableException("idempotency store did not answer a complete: " + e, e));
             }
+        } finally {
+            for (GroupCommit.Pending<Completion, Boolean> p : items) p.succeed(null); // twins run on their own
         }
-        for (GroupCommit.Pending<Completion, Boolean> p : items) p.succeed(null); // twins run on their own
+    }
+
+    /** Whether {@code token}'s completion is the one the key holds. */
+    private boolean completedBy(Connection c, OwnershipToken token) throws SQLException {
+        KeyState state = readState(c, token.scope(), token.key());
+        return state != null && state.status == KeyStatus.COMPLETED && token.token().equals(state.ownerToken);
     }
 
     /**
@@ -685,7 +747,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      * the batch stays. With {@code refusalsKeepTransaction}, rows refused as duplicates count as {@link Statement#EXECUTE_FAILED}
      * and the rest commits (H2 undoes only the refused statement).
      */
-    private int[] inOneTransaction(Connection c, String statement, List<Object[]> rows, boolean[] sent,
+    private int[] inOneTransaction(Connection c, String statement, List<Object[]> rows, int[] phase,
                                    boolean refusalsKeepTransaction) throws SQLException {
         c.setAutoCommit(false);
         try {
@@ -695,7 +757,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     bind(ps, row);
                     ps.addBatch();
                 }
-                sent[0] = true;
+                phase[0] = SENT;
                 try {
                     counts = ps.executeBatch();
                 } catch (BatchUpdateException e) {
@@ -704,6 +766,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 }
             }
             c.commit();
+            phase[0] = ANSWERED;
             return counts;
         } catch (SQLException | RuntimeException e) {
             try {

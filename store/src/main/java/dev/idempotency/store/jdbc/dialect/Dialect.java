@@ -122,6 +122,11 @@ public abstract class Dialect {
     /** Reads a timestamp column written by {@link #now()} arithmetic. */
     public abstract Instant readInstant(ResultSet rs, String column) throws SQLException;
 
+    /** How long a statement waits for a row lock: half the network timeout, so that it fails as itself first. */
+    static long lockTimeoutMillis(StoreSettings settings) {
+        return Math.max(500, settings.queryTimeout().toMillis() / 2);
+    }
+
     static int seconds(java.time.Duration d) {
         return (int) Math.max(1, (d.toMillis() + 999) / 1000);
     }

@@ -56,6 +56,8 @@ final class MySqlDialect extends Dialect {
         // Group commit needs each batched statement's own update count; the bulk protocol reports the batch as a whole.
         p.setProperty("useBulkStmts", "false");
         p.setProperty("useBulkStmtsForInserts", "false");
+        // As on PostgreSQL: a row lock held elsewhere fails fast (InnoDB waits 50 s by default), in whole seconds here.
+        p.setProperty("sessionVariables", "innodb_lock_wait_timeout=" + Math.max(1, lockTimeoutMillis(settings) / 1000));
         return p;
     }
 

@@ -22,6 +22,9 @@ final class PostgresDialect extends Dialect {
         p.setProperty("socketTimeout", String.valueOf(seconds(settings.queryTimeout())));
         p.setProperty("tcpKeepAlive", "true");
         p.setProperty("ApplicationName", "idempotency-store");
+        // A row lock held elsewhere (an operator's open transaction) fails a statement fast instead of holding a whole
+        // group commit, and the keys batched with it, until the network timeout; each then runs on its own.
+        p.setProperty("options", "-c lock_timeout=" + lockTimeoutMillis(settings));
         return p;
     }
 

@@ -25,6 +25,8 @@ public final class BoundedResponseBody {
     private byte[] buffer;
     private int count;
     private OutputStream streaming;
+    /** The exchange ended: what the application still writes goes nowhere (it was never sent before either). */
+    private volatile boolean ended;
 
     public BoundedResponseBody(long limit, StreamingStart streamingStart, MemoryBudget budget) {
         this.limit = limit;
@@ -34,6 +36,7 @@ public final class BoundedResponseBody {
     }
 
     public void write(int b) throws IOException {
+        if (ended && streaming == null) return;
         if (streaming == null && count + 1 > limit) startStreaming(TOO_LARGE);
         if (streaming == null && !ensureCapacity(count + 1)) startStreaming(OVER_BUDGET);
         if (streaming != null) {
@@ -44,6 +47,7 @@ public final class BoundedResponseBody {
     }
 
     public void write(byte[] bytes, int offset, int length) throws IOException {
+        if (ended && streaming == null) return;
         if (streaming == null && (long) count + length > limit) startStreaming(TOO_LARGE);
         if (streaming == null && !ensureCapacity(count + length)) startStreaming(OVER_BUDGET);
         if (streaming != null) {
@@ -66,6 +70,7 @@ public final class BoundedResponseBody {
 
     /** The exchange is over: the buffer no longer counts against the memory budget. */
     public void releaseMemory() {
+        ended = true;
         memory.release();
     }
 

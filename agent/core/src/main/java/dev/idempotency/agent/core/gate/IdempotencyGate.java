@@ -92,19 +92,26 @@ public final class IdempotencyGate {
         // A body of known length is charged before a byte of it is read; one of unknown length once it is read.
         MemoryBudget.Charge charge = declaredLength > 0 ? memory.admit(declaredLength, config.memoryWait.toNanos()) : null;
         if (declaredLength > 0 && charge == null) return overBudget(method, path);
+        boolean kept = false;
+        try {
+            RequestCapture capture = readBody(method, path, query, contentType, key.key(), multipart, body, declaredLength, charge);
+            kept = capture.problem() == null;
+            return capture;
+        } finally {
+            if (!kept && charge != null) charge.release(); // refused, or failed: nothing holds the body
+        }
+    }
+
+    private RequestCapture readBody(String method, String path, String query, String contentType, String key, boolean multipart,
+                                    Body body, long declaredLength, MemoryBudget.Charge admitted) {
+        MemoryBudget.Charge charge = admitted;
         byte[] bytes;
         try {
             bytes = BoundedBody.read(body.open(), config.maxRequestBytes, declaredLength);
         } catch (BoundedBody.TooLargeException e) {
-            if (charge != null) charge.release();
             return tooLarge(method, path);
         } catch (IOException e) {
-            if (charge != null) charge.release();
             return RequestCapture.refused(method, path, Outcome.UNREADABLE, Answer.problem(Problem.REQUEST_UNREADABLE, "The request body could not be read: " + e.getMessage(), null));
-        }
-        if (charge == null && bytes.length > 0) {
-            charge = memory.admit(bytes.length, config.memoryWait.toNanos());
-            if (charge == null) return overBudget(method, path);
         }
         List<CapturedPart> parts = null;
         if (multipart) {
@@ -114,7 +121,11 @@ public final class IdempotencyGate {
                 return RequestCapture.refused(method, path, Outcome.UNREADABLE, Answer.problem(Problem.REQUEST_UNREADABLE, "The multipart body is malformed: " + e.getMessage() + ".", null));
             }
         }
-        RequestCapture capture = RequestCapture.of(method, path, query, contentType, key.key(), bytes, parts, charge);
+        if (charge == null && bytes.length > 0) { // a body of unknown length, charged now that it is read and parsed
+            charge = memory.admit(bytes.length, config.memoryWait.toNanos());
+            if (charge == null) return overBudget(method, path);
+        }
+        RequestCapture capture = RequestCapture.of(method, path, query, contentType, key, bytes, parts, charge);
         if (charge != null) charge.heldBy(capture);
         return capture;
     }

@@ -114,6 +114,10 @@ public final class IdempotentServletHandler implements ServletHandler {
         } else if (exchange instanceof SimpleExchanges.Entry) {
             SimpleExchanges.Entry entry = (SimpleExchanges.Entry) exchange;
             PendingDecision pending = entry.pending;
+            // ended before any decision (the application's own filter answered): nothing will read the body again
+            if (!pending.decided() && pending.deferred() == null && pending.capture() != null && !entry.asyncStarted(request)) {
+                pending.capture().releaseMemory();
+            }
             // a refusal by the application's own filters (401, 403) is no cause for concern: nothing ran
             if (!pending.decided() && pending.deferred() == null && pending.capture() != null && thrown == null
                     && entry.status() < 400) {

@@ -32,6 +32,9 @@ final class SimpleExchanges {
 
         int status() { return http.status(response); }
 
+        /** Whether the request went asynchronous in the filters after this entry: it is not over yet. */
+        boolean asyncStarted(Object currentRequest) { return http.isAsyncStarted(currentRequest); }
+
         @Override public boolean answered() { return false; }
         @Override public Object request() { return request; }
         @Override public Object response() { return response; }
