@@ -54,11 +54,13 @@ public final class MemoryBenchmark {
                     server.start();
                     Row row = run(server, requests, bodyBytes);
                     boolean oom = server.log().contains("OutOfMemoryError");
-                    System.out.printf("| %s | %s | %d | %d | %d | %d | %s | %d | %d |%n", heap.trim(), agent ? "with agent" : "without agent",
-                            row.ok, row.busy, row.other, row.dropped, oom ? "yes" : "no", row.doneAfterRetries, row.executions);
+                    System.out.printf("| %s | %s | %d | %d | %d | %d | %s | %d | %s |%n", heap.trim(), agent ? "with agent" : "without agent",
+                            row.ok, row.busy, row.other, row.dropped, oom ? "yes" : "no", row.doneAfterRetries,
+                            row.executions < 0 ? "server gone" : String.valueOf(row.executions));
                 }
             }
         }
+        System.exit(0); // the HTTP client's threads of a server that died must not keep the run alive
     }
 
     private static final class Row {
@@ -127,7 +129,11 @@ public final class MemoryBenchmark {
             waiting = still;
         }
         row.doneAfterRetries = done;
-        row.executions = executions(http, base) - before;
+        try {
+            row.executions = executions(http, base) - before;
+        } catch (java.io.IOException e) {
+            row.executions = -1; // the server no longer answers (it ran out of memory)
+        }
         return row;
     }
 
@@ -137,7 +143,8 @@ public final class MemoryBenchmark {
     }
 
     private static long executions(HttpClient http, String base) throws Exception {
-        String json = http.send(HttpRequest.newBuilder(URI.create(base + "/counters")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String json = http.send(HttpRequest.newBuilder(URI.create(base + "/counters")).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
         Matcher m = COUNT.matcher(json);
         return m.find() ? Long.parseLong(m.group(1)) : 0;
     }

@@ -1,0 +1,133 @@
+package dev.idempotency.e2e.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The database's ceiling for keyed requests: the two single-row statements of a first request (reserve a new key,
+ * store its response), in the same shape as store/bench/reserve-complete.pgbench.sql, one connection per client,
+ * autocommit, nothing else. For MariaDB/MySQL, which have no pgbench; PostgreSQL works too, for comparison with it.
+ * Run by demo-apps/bench/run.sh, not a test.
+ *
+ * <p>Arguments: JDBC URL, table (created by the agent), clients, warm-up seconds, seconds. Prints one line:
+ * {@code RESULT requests=N duration_us=N p50_us=N p99_us=N errors=N}.
+ */
+public final class JdbcCeilingBenchmark {
+    private static final String SCOPE = "jdbc-ceiling";
+    private static final String TOKEN = "00000000-0000-0000-0000-000000000000";
+    private static final String HEADERS = "[[\"Content-Type\",\"application/json\"]]";
+    private static final byte[] BODY = "{\"id\":\"ch_1\"}".getBytes(StandardCharsets.UTF_8);
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 5) {
+            System.err.println("usage: JdbcCeilingBenchmark JDBC_URL TABLE CLIENTS WARMUP_SECONDS SECONDS");
+            System.exit(2);
+        }
+        String url = args[0];
+        String table = args[1];
+        int clients = Integer.parseInt(args[2]);
+        int warmUp = Integer.parseInt(args[3]);
+        int seconds = Integer.parseInt(args[4]);
+        String[] statements = statements(url, table);
+
+        List<Connection> connections = new ArrayList<>();
+        try {
+            // Connected before the clock starts, as pgbench reports tps "without initial connection time".
+            for (int i = 0; i < clients; i++) connections.add(DriverManager.getConnection(url));
+            if (warmUp > 0) cycles(connections, statements, warmUp, "w", new ArrayList<>(), new AtomicLong());
+            List<long[]> latencies = new ArrayList<>();
+            AtomicLong errors = new AtomicLong();
+            long begin = System.nanoTime();
+            long requests = cycles(connections, statements, seconds, "m", latencies, errors);
+            long durationMicros = (System.nanoTime() - begin) / 1000;
+            long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+            System.out.printf("RESULT requests=%d duration_us=%d p50_us=%d p99_us=%d errors=%d%n", requests, durationMicros,
+                    percentile(all, 0.50), percentile(all, 0.99), errors.get());
+        } finally {
+            for (Connection c : connections) c.close();
+        }
+    }
+
+    /** The reserve insert and the complete update, as the store's dialect writes them (constants where it binds). */
+    private static String[] statements(String url, String table) {
+        String columns = "scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts, created_at, updated_at, expires_at";
+        String complete = "UPDATE " + table + " SET status = 'COMPLETED', response_status = 201, response_headers = ?, response_body = ?, "
+                + "lease_expires_at = NULL, updated_at = %1$s WHERE scope = '" + SCOPE + "' AND idem_key = ? "
+                + "AND owner_token = '" + TOKEN + "' AND status IN ('IN_FLIGHT', 'UNKNOWN')";
+        String values = "'" + SCOPE + "', ?, 'fingerprint', 'IN_FLIGHT', '" + TOKEN + "', %2$s, 1, %1$s, %1$s, %3$s";
+        if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+            String now = "UTC_TIMESTAMP(3)";
+            String lease = "TIMESTAMPADD(MICROSECOND, CAST(30000 AS SIGNED) * 1000, UTC_TIMESTAMP(3))";
+            String expiry = "TIMESTAMPADD(MICROSECOND, CAST(86400000 AS SIGNED) * 1000, UTC_TIMESTAMP(3))";
+            return new String[] {
+                    String.format("INSERT IGNORE INTO " + table + " (" + columns + ") VALUES (" + values + ")", now, lease, expiry),
+                    String.format(complete, now)};
+        }
+        if (url.startsWith("jdbc:postgresql:")) {
+            String now = "CURRENT_TIMESTAMP";
+            String lease = "CURRENT_TIMESTAMP + 30000 * INTERVAL '1 millisecond'";
+            String expiry = "CURRENT_TIMESTAMP + 86400000 * INTERVAL '1 millisecond'";
+            return new String[] {
+                    String.format("INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT (scope, idem_key) DO NOTHING",
+                            now, lease, expiry),
+                    String.format(complete, now)};
+        }
+        throw new IllegalArgumentException("not a PostgreSQL, MariaDB or MySQL URL: " + url);
+    }
+
+    private static long cycles(List<Connection> connections, String[] statements, int seconds, String phase, List<long[]> latencies,
+                               AtomicLong errors) throws InterruptedException {
+        AtomicLong total = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(connections.size());
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        // Keys unique across runs on the same table, as pgbench's random ones are.
+        String run = Long.toHexString(System.currentTimeMillis()) + "-" + phase;
+        for (int t = 0; t < connections.size(); t++) {
+            Connection connection = connections.get(t);
+            String client = run + "-" + t + "-";
+            new Thread(() -> {
+                int n = 0;
+                long[] samples = new long[1024];
+                try (PreparedStatement reserve = connection.prepareStatement(statements[0]);
+                     PreparedStatement complete = connection.prepareStatement(statements[1])) {
+                    while (System.nanoTime() < end) {
+                        String key = client + n;
+                        long start = System.nanoTime();
+                        reserve.setString(1, key);
+                        complete.setString(1, HEADERS);
+                        complete.setBytes(2, BODY);
+                        complete.setString(3, key);
+                        if (reserve.executeUpdate() != 1 || complete.executeUpdate() != 1) errors.incrementAndGet();
+                        if (n == samples.length) samples = Arrays.copyOf(samples, n * 2);
+                        samples[n] = System.nanoTime() - start;
+                        n++;
+                    }
+                } catch (SQLException e) {
+                    errors.incrementAndGet();
+                    System.err.println("client failed: " + e);
+                } finally {
+                    synchronized (latencies) {
+                        latencies.add(Arrays.copyOf(samples, n));
+                    }
+                    total.addAndGet(n);
+                    done.countDown();
+                }
+            }).start();
+        }
+        done.await();
+        return total.get();
+    }
+
+    private static long percentile(long[] sorted, double p) {
+        if (sorted.length == 0) return 0;
+        return sorted[Math.min(sorted.length - 1, (int) (sorted.length * p))] / 1000;
+    }
+}
