@@ -39,6 +39,9 @@ public final class SuperTypeNamed extends ElementMatcher.Junction.AbstractBase<T
         }
         if (!visited.add(name)) return false;
         if (names.contains(name)) return true;
+        // The JDK's own types (Object, Serializable, Runnable…) end most hierarchies and are never one of ours: they
+        // are not read at all, which is most of what matching every class the server loads used to cost at start-up.
+        if (isJdk(name)) return false;
         try {
             TypeDescription.Generic superClass = type.getSuperClass();
             if (superClass != null && matches(superClass, visited)) return true;
@@ -51,6 +54,10 @@ public final class SuperTypeNamed extends ElementMatcher.Junction.AbstractBase<T
             // as above
         }
         return false;
+    }
+
+    private static boolean isJdk(String name) {
+        return name.startsWith("java.") || name.startsWith("jdk.") || name.startsWith("sun.");
     }
 
     @Override

@@ -43,4 +43,31 @@ class SuperTypeNamedTest {
         assertTrue(SuperTypeNamed.anyOf("java.lang.Object").matches(type));
         assertFalse(SuperTypeNamed.anyOf("javax.servlet.Filter", "jakarta.servlet.Filter").matches(type));
     }
+
+    @Test
+    void theJdkTypesThatEndEveryHierarchyAreNeverRead() {
+        byte[] servlet = new ByteBuddy().subclass(javax.ws.rs.core.Application.class).name("com.example.ShopApi")
+                .implement(Runnable.class, java.io.Closeable.class).make().getBytes();
+        byte[] plain = new ByteBuddy().subclass(java.util.AbstractList.class).name("com.example.Plain")
+                .implement(java.util.RandomAccess.class).make().getBytes();
+        java.util.List<String> read = new java.util.ArrayList<>();
+        ClassFileLocator classpath = ClassFileLocator.ForClassLoader.of(SuperTypeNamedTest.class.getClassLoader());
+        ClassFileLocator recording = new ClassFileLocator() {
+            @Override
+            public Resolution locate(String name) throws java.io.IOException {
+                read.add(name);
+                return classpath.locate(name);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        TypePool pool = TypePool.Default.WithLazyResolution.of(new ClassFileLocator.Compound(
+                ClassFileLocator.Simple.of("com.example.ShopApi", servlet), ClassFileLocator.Simple.of("com.example.Plain", plain), recording));
+        assertTrue(SuperTypeNamed.anyOf("javax.ws.rs.core.Application").matches(pool.describe("com.example.ShopApi").resolve()));
+        assertFalse(SuperTypeNamed.anyOf("javax.ws.rs.core.Application").matches(pool.describe("com.example.Plain").resolve()));
+        assertFalse(SuperTypeNamed.anyOf("javax.servlet.Servlet").matches(pool.describe("com.example.ShopApi").resolve()));
+        assertTrue(read.stream().noneMatch(n -> n.startsWith("java.")), "no JDK class file is read: " + read);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.idempotency.agent.core.jaxrs;
 
+import dev.idempotency.agent.core.LoaderSees;
 import dev.idempotency.agent.core.SuperTypeNamed;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
@@ -30,7 +31,8 @@ public final class JaxrsInstrumentation {
                         .include(JaxrsInstrumentation.class.getClassLoader())
                         .advice(isConstructor(), ResourceConfigAdvice.class.getName()))
                 .type(SuperTypeNamed.anyOf(JaxrsEdges.JAVAX_APPLICATION, JaxrsEdges.JAKARTA_APPLICATION)
-                        .and(not(isInterface())).and(not(nameStartsWith("org.glassfish.jersey."))))
+                        .and(not(isInterface())).and(not(nameStartsWith("org.glassfish.jersey."))),
+                        new LoaderSees("javax/ws/rs/core/Application.class", "jakarta/ws/rs/core/Application.class"))
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(JaxrsInstrumentation.class.getClassLoader())
                         .advice(named("getClasses").and(takesArguments(0)).and(not(isAbstract())), ApplicationClassesAdvice.class.getName()));

@@ -1,14 +1,12 @@
 package dev.idempotency.agent.core.servlet;
 
+import dev.idempotency.agent.core.LoaderSees;
 import dev.idempotency.agent.core.SuperTypeNamed;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
-import java.util.Collections;
-import java.util.Map;
-import java.util.WeakHashMap;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
@@ -40,7 +38,7 @@ public final class ServletInstrumentation {
                 .and(takesArgument(0, namedOneOf("javax.servlet.ServletRequest", "javax.servlet.http.HttpServletRequest",
                         "jakarta.servlet.ServletRequest", "jakarta.servlet.http.HttpServletRequest")))
                 .and(takesArgument(2, namedOneOf("javax.servlet.FilterChain", "jakarta.servlet.FilterChain")));
-        SeesServletApi seesServletApi = new SeesServletApi();
+        LoaderSees seesServletApi = new LoaderSees("javax/servlet/http/HttpServlet.class", "jakarta/servlet/http/HttpServlet.class");
         return builder
                 .type(servlets, seesServletApi)
                 .transform(new AgentBuilder.Transformer.ForAdvice()
@@ -50,26 +48,5 @@ public final class ServletInstrumentation {
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(ServletInstrumentation.class.getClassLoader())
                         .advice(doFilter, ServletAdvice.class.getName()));
-    }
-
-    /**
-     * Cheap pre-check per class loader, so types of loaders without a servlet API are never examined. The cache is
-     * locked only to read and write it, never while asking a class loader: containers such as JBoss Modules define
-     * classes on many threads at once, and a lock held across a loader call can deadlock with them.
-     */
-    static final class SeesServletApi implements ElementMatcher<ClassLoader> {
-        private final Map<ClassLoader, Boolean> seen = Collections.synchronizedMap(new WeakHashMap<ClassLoader, Boolean>());
-
-        @Override
-        public boolean matches(ClassLoader loader) {
-            if (loader == null) return false;
-            Boolean known = seen.get(loader);
-            if (known == null) {
-                known = loader.getResource("javax/servlet/http/HttpServlet.class") != null
-                        || loader.getResource("jakarta/servlet/http/HttpServlet.class") != null;
-                seen.put(loader, known);
-            }
-            return known;
-        }
     }
 }
