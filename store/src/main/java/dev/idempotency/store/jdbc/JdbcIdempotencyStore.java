@@ -184,11 +184,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public boolean complete(OwnershipToken token, StoredResponse response) {
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(response, "response");
+        Completion done = new Completion(token, response);
         if (completions != null) {
-            Boolean won = completions.submit(new Completion(token, response));
+            Boolean won = completions.submit(done);
             if (won != null) return won;
         }
-        return withConnection("complete", c -> update(c, sql.complete, completeParameters(new Completion(token, response))) == 1);
+        return withConnection("complete", c -> update(c, sql.complete, completeParameters(done)) == 1);
     }
 
     private static Object[] completeParameters(Completion done) {
@@ -533,7 +534,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /** What a reservation's batched first insert found. */
     private static final class FirstStep {
         /** Not tried, or rolled back: the reservation starts from its own insert. */
-        static final FirstStep NOT_TRIED = new FirstStep(null, false, null, null);
+        static final FirstStep NOT_TRIED = new FirstStep(null, false, null, null, null);
 
         /** The token that now owns the key, when the insert got in. */
         final OwnershipToken acquired;
@@ -546,25 +547,22 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
          * said less than the database did), it is ours.
          */
         final OwnershipToken tried;
-        private StoreDataException failure;
+        /** The key's row cannot be read by this version: its caller fails closed, the batch's others are unaffected. */
+        final StoreDataException failure;
 
-        private FirstStep(OwnershipToken acquired, boolean present, KeyState state, OwnershipToken tried) {
+        private FirstStep(OwnershipToken acquired, boolean present, KeyState state, OwnershipToken tried, StoreDataException failure) {
             this.acquired = acquired;
             this.present = present;
             this.state = state;
             this.tried = tried;
+            this.failure = failure;
         }
 
-        static FirstStep acquired(OwnershipToken token) { return new FirstStep(token, false, null, null); }
+        static FirstStep acquired(OwnershipToken token) { return new FirstStep(token, false, null, null, null); }
 
-        static FirstStep present(KeyState state, OwnershipToken tried) { return new FirstStep(null, true, state, tried); }
+        static FirstStep present(KeyState state, OwnershipToken tried) { return new FirstStep(null, true, state, tried, null); }
 
-        /** The key's row cannot be read by this version: its caller fails closed, the batch's others are unaffected. */
-        static FirstStep failed(StoreDataException e) {
-            FirstStep step = new FirstStep(null, true, null, null);
-            step.failure = e;
-            return step;
-        }
+        static FirstStep failed(StoreDataException e) { return new FirstStep(null, true, null, null, e); }
     }
 
     // One order for every batch: two batches never wait for each other's keys in opposite orders (no deadlocks).
