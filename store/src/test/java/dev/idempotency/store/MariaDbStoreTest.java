@@ -46,7 +46,7 @@ class MariaDbStoreTest extends IdempotencyStoreContract {
     void aUrlThatTurnsTheBulkProtocolBackOnStillGivesEveryCallerItsOwnOutcome() throws Exception {
         // The driver then reports batched statements as a whole; the store reads back whose write went in.
         String bulk = url() + (url().contains("?") ? "&" : "?") + "useBulkStmts=true&useBulkStmtsForInserts=true";
-        dev.idempotency.store.jdbc.JdbcIdempotencyStore store = open(settings().url(bulk).poolSize(4));
+        dev.idempotency.store.jdbc.JdbcIdempotencyStore store = open(settings().url(bulk).poolSize(2)); // one lane each: batches form
         mixedRounds(store, 60, () -> store.reservationFigures().largestBatch() > 1 && store.completionFigures().largestBatch() > 1);
         assertTrue(store.completionFigures().largestBatch() > 1, store.completionFigures().toString());
     }
