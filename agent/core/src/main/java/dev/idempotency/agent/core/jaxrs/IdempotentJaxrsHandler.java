@@ -1,5 +1,6 @@
 package dev.idempotency.agent.core.jaxrs;
 
+import dev.idempotency.agent.core.AdvisedMethods;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsAccessor;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsHandler;
 import dev.idempotency.agent.core.config.AgentConfig;
@@ -71,7 +72,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
     @Override
     public void registerAgentFilter(Object resourceConfig) {
         Class<?> type = resourceConfig.getClass();
-        if (type.getName().startsWith("org.glassfish.jersey.") && !type.getName().equals(JaxrsInstrumentation.JERSEY_RESOURCE_CONFIG)) return;
+        if (type.getName().startsWith("org.glassfish.jersey.") && !type.getName().equals(AdvisedMethods.JERSEY_RESOURCE_CONFIG)) return;
         Class<?> filter = edges.filterFor(resourceConfig);
         if (filter == null) {
             coverage.uncovered(resourceConfig);

@@ -1,5 +1,6 @@
 package dev.idempotency.agent.core.jaxrs;
 
+import dev.idempotency.agent.core.AdvisedMethods;
 import dev.idempotency.agent.core.LoaderSees;
 import dev.idempotency.agent.core.SuperTypeNamed;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -19,14 +20,13 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * here: they gather the application's classes through the application's getClasses().
  */
 public final class JaxrsInstrumentation {
-    static final String JERSEY_RESOURCE_CONFIG = "org.glassfish.jersey.server.ResourceConfig";
 
     private JaxrsInstrumentation() {
     }
 
     public static AgentBuilder apply(AgentBuilder builder) {
         return builder
-                .type(named(JERSEY_RESOURCE_CONFIG))
+                .type(named(AdvisedMethods.JERSEY_RESOURCE_CONFIG))
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(JaxrsInstrumentation.class.getClassLoader())
                         .advice(isConstructor(), ResourceConfigAdvice.class.getName()))
@@ -35,6 +35,6 @@ public final class JaxrsInstrumentation {
                         new LoaderSees("javax/ws/rs/core/Application.class", "jakarta/ws/rs/core/Application.class"))
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(JaxrsInstrumentation.class.getClassLoader())
-                        .advice(named("getClasses").and(takesArguments(0)).and(not(isAbstract())), ApplicationClassesAdvice.class.getName()));
+                        .advice(named(AdvisedMethods.GET_CLASSES).and(takesArguments(0)).and(not(isAbstract())), ApplicationClassesAdvice.class.getName()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.idempotency.agent.core.servlet;
 
+import dev.idempotency.agent.core.AdvisedMethods;
 import dev.idempotency.agent.core.LoaderSees;
 import dev.idempotency.agent.core.SuperTypeNamed;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -29,15 +30,13 @@ public final class ServletInstrumentation {
     public static AgentBuilder apply(AgentBuilder builder) {
         ElementMatcher.Junction<TypeDescription> servlets =
                 SuperTypeNamed.anyOf("javax.servlet.Servlet", "jakarta.servlet.Servlet").and(not(isInterface()));
-        ElementMatcher.Junction<MethodDescription> service = named("service").and(takesArguments(2)).and(not(isAbstract()))
-                .and(takesArgument(0, namedOneOf("javax.servlet.ServletRequest", "javax.servlet.http.HttpServletRequest",
-                        "jakarta.servlet.ServletRequest", "jakarta.servlet.http.HttpServletRequest")));
+        ElementMatcher.Junction<MethodDescription> service = named(AdvisedMethods.SERVICE).and(takesArguments(2)).and(not(isAbstract()))
+                .and(takesArgument(0, namedOneOf(AdvisedMethods.SERVLET_REQUESTS)));
         ElementMatcher.Junction<TypeDescription> filters =
                 SuperTypeNamed.anyOf("javax.servlet.Filter", "jakarta.servlet.Filter").and(not(isInterface()));
-        ElementMatcher.Junction<MethodDescription> doFilter = named("doFilter").and(takesArguments(3)).and(not(isAbstract()))
-                .and(takesArgument(0, namedOneOf("javax.servlet.ServletRequest", "javax.servlet.http.HttpServletRequest",
-                        "jakarta.servlet.ServletRequest", "jakarta.servlet.http.HttpServletRequest")))
-                .and(takesArgument(2, namedOneOf("javax.servlet.FilterChain", "jakarta.servlet.FilterChain")));
+        ElementMatcher.Junction<MethodDescription> doFilter = named(AdvisedMethods.DO_FILTER).and(takesArguments(3)).and(not(isAbstract()))
+                .and(takesArgument(0, namedOneOf(AdvisedMethods.SERVLET_REQUESTS)))
+                .and(takesArgument(2, namedOneOf(AdvisedMethods.FILTER_CHAINS)));
         LoaderSees seesServletApi = new LoaderSees("javax/servlet/http/HttpServlet.class", "jakarta/servlet/http/HttpServlet.class");
         return builder
                 .type(servlets, seesServletApi)
