@@ -45,7 +45,7 @@ public final class AgentConfig {
         d.put("idempotency.max-request-bytes", "1MiB");
         d.put("idempotency.max-response-bytes", "1MiB");
         d.put("idempotency.memory-budget", "10%");
-        d.put("idempotency.memory-wait", "5s");
+        d.put("idempotency.memory-wait", "30s");
         d.put("idempotency.store-server-errors", "false");
         d.put("idempotency.retry-statuses", "408,425,429");
         d.put("idempotency.abandoned-work-grace", "10m");

@@ -57,7 +57,7 @@ class AgentConfigTest {
         assertEquals(Math.max(Runtime.getRuntime().maxMemory() / 100 * 25, 2L * 1024 * 1024),
                 load(props("idempotency.memory-budget", "25%"), Collections.emptyMap()).memoryBudgetBytes);
         assertFalse(load(props("idempotency.store.group-commit", "false"), Collections.emptyMap()).store.groupCommit());
-        assertEquals(Duration.ofSeconds(5), load(new Properties(), Collections.emptyMap()).memoryWait);
+        assertEquals(Duration.ofSeconds(30), load(new Properties(), Collections.emptyMap()).memoryWait);
         assertEquals(Duration.ZERO, load(props("idempotency.memory-wait", "0s"), Collections.emptyMap()).memoryWait);
         assertThrows(ConfigException.class, () -> load(props("idempotency.memory-wait", "2m"), Collections.emptyMap()));
     }
