@@ -58,19 +58,24 @@ public final class AgentInstaller {
         RequestsBeforeAttach beforeAttach = new RequestsBeforeAttach();
         ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage, beforeAttach, firstRequest));
         JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage, firstRequest));
+        String running = "running " + version();
         if (attached) {
             beforeAttach.attaching();
             Instrumentations.attach(instrumentation, beforeAttach);
-            int running = beforeAttach.snapshot();
+            int inFlight = beforeAttach.snapshot();
             firstRequest.onRequest(); // the host is serving already
-            AgentLog.info("attached to a running JVM: servlets and filters already loaded were retransformed; " + running
-                    + (running == 1 ? " request" : " requests") + " in flight now finish untouched, every request from now on is"
+            AgentLog.info("attached to a running JVM: servlets and filters already loaded were retransformed; " + inFlight
+                    + (inFlight == 1 ? " request" : " requests") + " in flight now finish untouched, every request from now on is"
                     + " protected (JAX-RS applications started before the attach are protected at their servlet)");
+            AgentLog.info("started " + version() + ": " + config.summary());
+            System.setProperty(STATE_PROPERTY, running + " (attached)");
         } else {
-            DeferredTransformer.register(instrumentation);
+            // Byte Buddy is set up on an agent thread: the state says so until it is ready, or that it failed
+            System.setProperty(STATE_PROPERTY, running + " (instrumentation being set up)");
+            DeferredTransformer.register(instrumentation, failure -> System.setProperty(STATE_PROPERTY, failure == null ? running
+                    : "failed: the instrumentation could not be set up (" + failure + "); the application runs UNPROTECTED"));
+            AgentLog.info("started " + version() + ": " + config.summary());
         }
-        AgentLog.info("started " + version() + ": " + config.summary());
-        System.setProperty(STATE_PROPERTY, "running " + version() + (attached ? " (attached)" : ""));
         return true;
     }
 

@@ -19,8 +19,10 @@ import java.util.Map;
  * by a throwaway loader; nothing is defined.
  */
 final class InstrumentationWarmUp {
-    private static final String SERVLET = "dev/idempotency/warmup/WarmUpServlet";
-    private static final String FILTER = "dev/idempotency/warmup/WarmUpFilter";
+    /** The made-up classes' package: nothing the host loads. */
+    static final String PACKAGE = "dev.idempotency.warmup.";
+    private static final String SERVLET = PACKAGE.replace('.', '/') + "WarmUpServlet";
+    private static final String FILTER = PACKAGE.replace('.', '/') + "WarmUpFilter";
 
     private InstrumentationWarmUp() {
     }
@@ -33,8 +35,7 @@ final class InstrumentationWarmUp {
                     AgentLog.debug("the start-up warm-up did not transform " + type);
                 }
             }
-        } catch (Throwable t) { // only time is lost: the first real servlet warms up instead
-            AgentLog.debug("the start-up warm-up failed: " + t);
+        } catch (Throwable t) { // only time is lost: the first real servlet warms up instead (the listener logged why)
         }
     }
 

@@ -57,11 +57,13 @@ final class Instrumentations {
 
         @Override
         public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded, Throwable throwable) {
-            AgentLog.warn("could not instrument " + typeName + "; its requests are not protected", throwable);
+            if (typeName.startsWith(InstrumentationWarmUp.PACKAGE)) AgentLog.debug("the start-up warm-up failed: " + throwable);
+            else AgentLog.warn("could not instrument " + typeName + "; its requests are not protected", throwable);
         }
 
         @Override
         public void onTransformation(TypeDescription type, ClassLoader classLoader, JavaModule module, boolean loaded, DynamicType dynamicType) {
+            if (type.getName().startsWith(InstrumentationWarmUp.PACKAGE)) return;
             if (beforeAttach != null) beforeAttach.instrumented(type.getName());
             AgentLog.debug("instrumented " + type.getName());
         }
