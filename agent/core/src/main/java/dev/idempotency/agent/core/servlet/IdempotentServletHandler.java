@@ -114,13 +114,11 @@ public final class IdempotentServletHandler implements ServletHandler {
         } else if (exchange instanceof SimpleExchanges.Entry) {
             SimpleExchanges.Entry entry = (SimpleExchanges.Entry) exchange;
             PendingDecision pending = entry.pending;
+            boolean endedUndecided = !pending.decided() && pending.deferred() == null && pending.capture() != null;
             // ended before any decision (the application's own filter answered): nothing will read the body again
-            if (!pending.decided() && pending.deferred() == null && pending.capture() != null && !entry.asyncStarted(request)) {
-                pending.capture().releaseMemory();
-            }
+            if (endedUndecided && !entry.asyncStarted(request)) pending.capture().releaseMemory();
             // a refusal by the application's own filters (401, 403) is no cause for concern: nothing ran
-            if (!pending.decided() && pending.deferred() == null && pending.capture() != null && thrown == null
-                    && entry.status() < 400) {
+            if (endedUndecided && thrown == null && entry.status() < 400) {
                 undecided.run(() -> AgentLog.warn(pending.capture().description() + ": the request ended without reaching a servlet"
                         + " or an application filter, so the agent could not protect it (if a filter serves it, name that"
                         + " filter in idempotency.application-filters)"));

@@ -7,6 +7,8 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,6 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MemoryBudgetTest {
+
+    /** Asks for room on another thread, willing to wait for it. */
+    private static CompletableFuture<MemoryBudget.Charge> admitWaiting(MemoryBudget budget, long bytes) {
+        return CompletableFuture.supplyAsync(() -> budget.admit(bytes, Duration.ofSeconds(30).toNanos()));
+    }
 
     @Test
     void requestBodiesAreAdmittedUpToHalfTheBudgetAndReleasedOnce() {
@@ -35,12 +42,11 @@ class MemoryBudgetTest {
     void aBodyThatDoesNotFitWaitsForRoomAndIsAdmittedWhenABodyIsReleased() throws Exception {
         MemoryBudget budget = new MemoryBudget(1000);
         MemoryBudget.Charge held = budget.admit(400);
-        java.util.concurrent.CompletableFuture<MemoryBudget.Charge> waiter = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> budget.admit(300, Duration.ofSeconds(30).toNanos()));
+        CompletableFuture<MemoryBudget.Charge> waiter = admitWaiting(budget, 300);
         awaitWaiting(budget, 1);
         assertFalse(waiter.isDone());
         held.release();
-        MemoryBudget.Charge admitted = waiter.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        MemoryBudget.Charge admitted = waiter.get(30, TimeUnit.SECONDS);
         assertNotNull(admitted);
         assertEquals(300, budget.used());
         assertEquals(0, budget.waiting());
@@ -50,16 +56,14 @@ class MemoryBudgetTest {
     void waitersAreServedInArrivalOrderAndNewcomersDoNotBargeIn() throws Exception {
         MemoryBudget budget = new MemoryBudget(1000);
         MemoryBudget.Charge held = budget.admit(500);
-        java.util.concurrent.CompletableFuture<MemoryBudget.Charge> first = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> budget.admit(400, Duration.ofSeconds(30).toNanos()));
+        CompletableFuture<MemoryBudget.Charge> first = admitWaiting(budget, 400);
         awaitWaiting(budget, 1);
-        java.util.concurrent.CompletableFuture<MemoryBudget.Charge> second = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> budget.admit(100, Duration.ofSeconds(30).toNanos()));
+        CompletableFuture<MemoryBudget.Charge> second = admitWaiting(budget, 100);
         awaitWaiting(budget, 2);
         assertNull(budget.admit(1), "a newcomer waits behind those already waiting, even when it would fit");
         held.release();
-        assertNotNull(first.get(30, java.util.concurrent.TimeUnit.SECONDS));
-        assertNotNull(second.get(30, java.util.concurrent.TimeUnit.SECONDS));
+        assertNotNull(first.get(30, TimeUnit.SECONDS));
+        assertNotNull(second.get(30, TimeUnit.SECONDS));
         assertEquals(500, budget.used());
     }
 
