@@ -21,8 +21,8 @@ import java.lang.instrument.Instrumentation;
 
 /**
  * Runs inside the agent's isolated class loader, called once by the premain: reads the configuration, wires the
- * handler to the bridge and registers the instrumentation (Byte Buddy itself is set up beside the host's start-up,
- * see {@link DeferredTransformer}). The store is not touched here: it opens on first use.
+ * handler to the bridge and registers the instrumentation ({@link StartUpTransformer}, or Byte Buddy's on attach). The
+ * store is not touched here: it opens on first use.
  */
 public final class AgentInstaller {
     private AgentInstaller() {
@@ -70,10 +70,8 @@ public final class AgentInstaller {
             AgentLog.info("started " + version() + ": " + config.summary());
             System.setProperty(STATE_PROPERTY, running + " (attached)");
         } else {
-            // Byte Buddy is set up on an agent thread: the state says so until it is ready, or that it failed
-            System.setProperty(STATE_PROPERTY, running + " (instrumentation being set up)");
-            DeferredTransformer.register(instrumentation, failure -> System.setProperty(STATE_PROPERTY, failure == null ? running
-                    : "failed: the instrumentation could not be set up (" + failure + "); the application runs UNPROTECTED"));
+            StartUpTransformer.register(instrumentation);
+            System.setProperty(STATE_PROPERTY, running);
             AgentLog.info("started " + version() + ": " + config.summary());
         }
         return true;

@@ -1,10 +1,5 @@
 package dev.idempotency.agent.core;
 
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.matcher.ElementMatcher;
-
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-
 /** Types the agent never instruments, recognised by name alone where possible (without reading the type). */
 final class IgnoredTypes {
     private static final String[] PREFIXES = {
@@ -18,15 +13,5 @@ final class IgnoredTypes {
     static boolean byName(String name) {
         for (String prefix : PREFIXES) if (name.startsWith(prefix)) return true;
         return false;
-    }
-
-    /** By name first; synthetic types last, the only test that reads the type itself. */
-    static ElementMatcher.Junction<TypeDescription> matcher() {
-        return new ElementMatcher.Junction.AbstractBase<TypeDescription>() {
-            @Override
-            public boolean matches(TypeDescription type) {
-                return byName(type.getName());
-            }
-        }.or(isSynthetic());
     }
 }

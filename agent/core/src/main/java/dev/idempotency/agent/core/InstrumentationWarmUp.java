@@ -13,10 +13,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Runs the start-up transformer once over a made-up servlet and filter, on the agent's set-up thread: the first real
- * servlet of the host then does not pay, on the host's main thread, for loading and first running Byte Buddy's advice
- * machinery (measured on Tomcat 9: about 0.2 s for its first servlet). The made-up classes exist only as bytes served
- * by a throwaway loader; nothing is defined.
+ * Runs the start-up transformer once over a made-up servlet and filter, on an agent thread beside the host's start-up:
+ * the first real servlet of the host then does not pay, on the host's main thread, for loading and first running the
+ * class-file reader and writer. The made-up classes exist only as bytes served by a throwaway loader; nothing is
+ * defined.
  */
 final class InstrumentationWarmUp {
     /** The made-up classes' package: nothing the host loads. */

@@ -7,25 +7,21 @@ import dev.idempotency.agent.core.servlet.ServletInstrumentation;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
-import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+
 /**
- * The agent's transformations, as Byte Buddy applies them: at start-up behind a {@link DeferredTransformer}, on attach
- * installed at once with the retransformation of what is already loaded. The only class of the start-up path that
- * touches Byte Buddy, so that loading Byte Buddy can happen off the host's main thread.
+ * The agent's transformations as Byte Buddy applies them, for an attach to a running JVM: installed at once, with the
+ * retransformation of the servlets and filters already loaded (Byte Buddy's advice is inlined, so no method is added
+ * to a class that is already defined). A JVM started with the agent never loads Byte Buddy: see
+ * {@link StartUpTransformer}.
  */
 final class Instrumentations {
     private Instrumentations() {
-    }
-
-    /** The transformer for a JVM that is starting (nothing is loaded yet that would need retransforming), warmed up. */
-    static ClassFileTransformer forStartUp() {
-        ClassFileTransformer transformer = builder(null).makeRaw();
-        InstrumentationWarmUp.run(transformer);
-        return transformer;
     }
 
     /** Installs the transformations into a running JVM and retransforms the servlets and filters it loaded already. */
@@ -33,7 +29,7 @@ final class Instrumentations {
         builder(beforeAttach).with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION).installOn(instrumentation);
     }
 
-    /** @param beforeAttach on attach, learns which classes were retransformed; null at start-up */
+    /** @param beforeAttach learns which classes were retransformed; null where nothing is to learn (tests) */
     static AgentBuilder builder(RequestsBeforeAttach beforeAttach) {
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()
@@ -43,8 +39,18 @@ final class Instrumentations {
                 // adds them to servlets) is taken from the loaded class instead of failing the servlet's instrumentation.
                 .with(new LoadedTypeFallbackPool())
                 .with(new FailureListener(beforeAttach))
-                .ignore(IgnoredTypes.matcher());
+                .ignore(ignoredTypes());
         return JaxrsInstrumentation.apply(ServletInstrumentation.apply(builder));
+    }
+
+    /** By name first; synthetic types last, the only test that reads the type itself. */
+    private static ElementMatcher.Junction<TypeDescription> ignoredTypes() {
+        return new ElementMatcher.Junction.AbstractBase<TypeDescription>() {
+            @Override
+            public boolean matches(TypeDescription type) {
+                return IgnoredTypes.byName(type.getName());
+            }
+        }.or(isSynthetic());
     }
 
     /** Instrumentation failures are the agent's problem, never the host's: logged, and the class loads unchanged. */
@@ -57,13 +63,11 @@ final class Instrumentations {
 
         @Override
         public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded, Throwable throwable) {
-            if (typeName.startsWith(InstrumentationWarmUp.PACKAGE)) AgentLog.debug("the start-up warm-up failed: " + throwable);
-            else AgentLog.warn("could not instrument " + typeName + "; its requests are not protected", throwable);
+            AgentLog.warn("could not instrument " + typeName + "; its requests are not protected", throwable);
         }
 
         @Override
         public void onTransformation(TypeDescription type, ClassLoader classLoader, JavaModule module, boolean loaded, DynamicType dynamicType) {
-            if (type.getName().startsWith(InstrumentationWarmUp.PACKAGE)) return;
             if (beforeAttach != null) beforeAttach.instrumented(type.getName());
             AgentLog.debug("instrumented " + type.getName());
         }

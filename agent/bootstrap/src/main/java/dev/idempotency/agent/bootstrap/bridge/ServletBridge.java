@@ -29,6 +29,35 @@ public final class ServletBridge {
         }
     }
 
+    /** Whether the agent answered itself; the application then must not run. False on any fault. */
+    public static boolean answered(ServletExchange exchange) {
+        try {
+            return exchange.answered();
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    /** The request the application must see: the agent's wrapper, or {@code original} on any fault. */
+    public static Object request(ServletExchange exchange, Object original) {
+        try {
+            Object request = exchange.request();
+            return request == null ? original : request;
+        } catch (Throwable t) {
+            return original;
+        }
+    }
+
+    /** The response the application must write to: the agent's wrapper, or {@code original} on any fault. */
+    public static Object response(ServletExchange exchange, Object original) {
+        try {
+            Object response = exchange.response();
+            return response == null ? original : response;
+        } catch (Throwable t) {
+            return original;
+        }
+    }
+
     public static void exit(ServletExchange exchange, Object request, Throwable thrown) {
         ServletHandler h = handler;
         if (h == null) return;
