@@ -73,7 +73,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private JdbcIdempotencyStore(StoreSettings settings) {
         this.settings = settings;
         this.dialect = Dialect.forUrl(settings.url());
-        this.sql = new Sql(dialect, settings.table(), settings.batchSize(), settings.unknownRetention().toMillis());
+        this.sql = new Sql(dialect, settings.table(), settings.batchSize(), settings.unknownRetention().toMillis(),
+                settings.lease().toMillis(), settings.ttl().toMillis());
         this.pool = ConnectionPool.open(settings, dialect);
         this.background = ConnectionPool.openBackground(settings, dialect, BACKGROUND_POOL_SIZE);
         int lanes = groupCommitLanes(settings.poolSize());
@@ -632,7 +633,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             params[i++] = p.item.fingerprint;
             params[i++] = p.item.token.token();
         }
-        try (PreparedStatement ps = prepare(c, sql.reserveMany(batch.size(), leaseMillis(), ttlMillis()), params)) {
+        try (PreparedStatement ps = prepare(c, sql.reserveMany(batch.size()), params)) {
             phase[0] = SENT;
             try (ResultSet rs = ps.executeQuery()) {
                 phase[0] = ANSWERED;

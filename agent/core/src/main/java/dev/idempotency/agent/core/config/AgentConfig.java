@@ -76,7 +76,7 @@ public final class AgentConfig {
     private final List<String> errors = new ArrayList<>();
 
     public final boolean enabled;
-    public final Set<String> methods;
+    public final HttpMethods methods;
     public final PathPatterns include;
     public final PathPatterns exclude;
     public final RequiredEndpoints required;
@@ -203,7 +203,7 @@ public final class AgentConfig {
         return parsed;
     }
 
-    private static Set<String> methods(String value) {
+    private static HttpMethods methods(String value) {
         Set<String> methods = new LinkedHashSet<>();
         for (String m : value.split(",")) {
             String method = m.trim().toUpperCase(Locale.ROOT);
@@ -211,7 +211,7 @@ public final class AgentConfig {
             if (!method.matches("[A-Z]+")) return null;
             methods.add(method);
         }
-        return methods.isEmpty() ? null : Collections.unmodifiableSet(methods);
+        return methods.isEmpty() ? null : new HttpMethods(new ArrayList<>(methods));
     }
 
     private static Integer intIn(String value, int min, int max) {

@@ -30,6 +30,17 @@ class AgentConfigTest {
     }
 
     @Test
+    void methodsAreMatchedExactlyAsTheRequestNamesThem() {
+        AgentConfig c = load(props("idempotency.methods", " put , Post,DELETE"), Collections.emptyMap());
+        assertEquals("[PUT, POST, DELETE]", c.methods.toString());
+        assertTrue(c.methods.contains("POST"));
+        assertTrue(c.methods.contains(new String("DELETE".toCharArray())), "a method string made for the request");
+        assertFalse(c.methods.contains("post"), "HTTP methods are case-sensitive");
+        assertFalse(c.methods.contains("PATCH"));
+        assertFalse(c.methods.contains(null));
+    }
+
+    @Test
     void theDefaultsAreTheDocumentedOnes() {
         AgentConfig c = load(new Properties(), Collections.emptyMap());
         assertEquals("[POST, PATCH]", c.methods.toString());
