@@ -38,6 +38,18 @@ final class AgentFigures implements AutoCloseable {
                 .set("com.sun.management.jmxremote.ssl", "false");
     }
 
+    /** The server with its figures published: the MBean on {@code jmxPort}, the Prometheus endpoint on {@code metricsPort}. */
+    static ServerProcess observable(ServerProcess server, int jmxPort, int metricsPort) {
+        return exposeJmx(server, jmxPort).set("idempotency.metrics.port", String.valueOf(metricsPort));
+    }
+
+    /** A port nothing listens on now. */
+    static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
     boolean registered() throws Exception {
         return mbeans.isRegistered(new ObjectName(OBJECT_NAME));
     }

@@ -6,8 +6,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -37,9 +35,9 @@ class ObservedTomcat9IT extends PaymentsScenarios {
 
     @Override
     protected ServerProcess server() throws Exception {
-        jmxPort = freePort();
-        metricsPort = freePort();
-        return AgentFigures.exposeJmx(TomcatServer.tomcat9(), jmxPort).set("idempotency.metrics.port", String.valueOf(metricsPort));
+        jmxPort = AgentFigures.freePort();
+        metricsPort = AgentFigures.freePort();
+        return AgentFigures.observable(TomcatServer.tomcat9(), jmxPort, metricsPort);
     }
 
     @BeforeAll
@@ -176,11 +174,5 @@ class ObservedTomcat9IT extends PaymentsScenarios {
         StringBuilder out = new StringBuilder();
         for (String part : label.split("_")) out.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
         return out.toString();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }

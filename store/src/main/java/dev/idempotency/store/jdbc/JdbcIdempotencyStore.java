@@ -369,6 +369,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     /** How much group commit shared reservations and completions so far (zero batches with it off). */
+    /** Connections of the request pool lent out now (not the background pool's). */
+    public int connectionsInUse() {
+        com.zaxxer.hikari.HikariPoolMXBean figures = pool.getHikariPoolMXBean();
+        return figures == null ? 0 : figures.getActiveConnections();
+    }
+
     public GroupCommitFigures reservationFigures() {
         return reservations == null ? new GroupCommitFigures(0, 0, 0) : reservations.figures();
     }

@@ -46,6 +46,7 @@ public final class AgentConfig {
         d.put("idempotency.max-response-bytes", "1MiB");
         d.put("idempotency.memory-budget", "10%");
         d.put("idempotency.memory-wait", "30s");
+        d.put("idempotency.on-in-flight", "conflict");
         d.put("idempotency.store-server-errors", "false");
         d.put("idempotency.retry-statuses", "408,425,429");
         d.put("idempotency.abandoned-work-grace", "10m");
@@ -94,6 +95,11 @@ public final class AgentConfig {
     public final long memoryBudgetBytes;
     /** How long a keyed request waits for room in the memory budget, before its body is read, until it gets 503. */
     public final Duration memoryWait;
+    /**
+     * How long a request waits for the request that holds its key to end, then answered as a retry would be (replay,
+     * or its own run when the key was given up); zero: 409 at once.
+     */
+    public final Duration inFlightWait;
     public final boolean storeServerErrors;
     public final FailureMode failureMode;
     public final Duration sweepInterval;
@@ -134,6 +140,7 @@ public final class AgentConfig {
         memoryBudgetBytes = budget == null ? 0 : Math.max(budget, floor);
         memoryWait = read("idempotency.memory-wait", v -> durationIn(v, Duration.ZERO, Duration.ofMinutes(1)),
                 ValueParsers.DURATION_FORMAT + ", from 0s to 1m");
+        inFlightWait = read("idempotency.on-in-flight", AgentConfig::inFlightWait, "conflict, or wait:DURATION from 1ms to 1m (e.g. wait:5s)");
         storeServerErrors = read("idempotency.store-server-errors", ValueParsers::bool, "true or false");
         failureMode = read("idempotency.failure-mode", v -> enumValue(FailureMode.class, v), "closed or open");
         Duration lease = read("idempotency.lease", v -> durationIn(v, Duration.ofSeconds(1), StoreSettings.MAX_LEASE), ValueParsers.DURATION_FORMAT + ", from 1s to 1h");
@@ -212,6 +219,13 @@ public final class AgentConfig {
             methods.add(method);
         }
         return methods.isEmpty() ? null : new HttpMethods(new ArrayList<>(methods));
+    }
+
+    private static Duration inFlightWait(String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("conflict")) return Duration.ZERO;
+        if (!v.startsWith("wait:")) return null;
+        return durationIn(v.substring("wait:".length()).trim(), Duration.ofMillis(1), Duration.ofMinutes(1));
     }
 
     private static Integer intIn(String value, int min, int max) {
@@ -294,6 +308,7 @@ public final class AgentConfig {
                 + "; tenant " + tenant + (applicationFilters.isEmpty() ? "" : "; application filters " + String.join(",", applicationFilters))
                 + "; retry statuses " + retryStatuses + "; lease " + store.lease().getSeconds() + "s, on expired lease " + lower(store.expiredLeasePolicy())
                 + ", ttl " + store.ttl().toHours() + "h; unknown keys kept " + store.unknownRetention().toDays() + "d"
+                + (inFlightWait.isZero() ? "" : "; on in-flight wait " + inFlightWait.toMillis() + "ms")
                 + "; failure mode " + lower(failureMode)
                 + "; keep 5xx " + storeServerErrors
                 + (metricsPort > 0 ? "; metrics at http://" + metricsHost + ":" + metricsPort + "/metrics" : "");

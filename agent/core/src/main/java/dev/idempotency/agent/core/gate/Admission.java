@@ -43,10 +43,14 @@ public final class Admission {
     private final AtomicBoolean ended = new AtomicBoolean();
 
     private final AgentMetrics metrics;
+    /** Told that this request holds its key, and once it has written its end: duplicates waiting for it look again. */
+    private final InFlightWaits waits;
 
     Admission(IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
-              boolean personalScope, AgentMetrics metrics) {
+              boolean personalScope, AgentMetrics metrics, InFlightWaits waits) {
         this.store = store;
+        this.waits = waits;
+        waits.held(token.scope(), token.key());
         this.metrics = metrics;
         this.heartbeat = heartbeat;
         this.token = token;
@@ -64,6 +68,7 @@ public final class Admission {
     public boolean end() {
         if (!ended.compareAndSet(false, true)) return false;
         heartbeat.unregister(token);
+        waits.notHeld(token.scope(), token.key());
         return true;
     }
 
@@ -117,6 +122,14 @@ public final class Admission {
     }
 
     private Conclusion record(StoredResponse response) {
+        try {
+            return recordOnce(response);
+        } finally {
+            waits.ended(token.scope(), token.key());
+        }
+    }
+
+    private Conclusion recordOnce(StoredResponse response) {
         StoreException failure = null;
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
@@ -151,6 +164,7 @@ public final class Admission {
             AgentLog.warn(description + ": could not release the key (" + why + "); it stays in flight until its lease expires", e);
         } finally {
             heartbeat.recordingEnded();
+            waits.ended(token.scope(), token.key());
         }
     }
 
@@ -162,6 +176,7 @@ public final class Admission {
             recordNotKeptMarker(status, reason);
         } finally {
             heartbeat.recordingEnded();
+            waits.ended(token.scope(), token.key());
         }
     }
 

@@ -24,6 +24,7 @@ import dev.idempotency.store.StoredResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Where a keyed request is taken and decided, whatever transport brought it (servlet or JAX-RS), in two steps: at the
@@ -44,16 +45,21 @@ public final class IdempotencyGate {
     private final RateLimitedLog openWarnings = new RateLimitedLog(10_000);
     private final AgentMetrics metrics;
     private final MemoryBudget memory;
+    private final InFlightWaits inFlightWaits = new InFlightWaits();
 
     public IdempotencyGate(AgentConfig config, StoreLifecycle lifecycle, AgentMetrics metrics) {
         this.config = config;
         this.memory = new MemoryBudget(config.memoryBudgetBytes);
         metrics.memoryFrom(memory::used, memory.limit());
+        metrics.waitingForHolderFrom(inFlightWaits::waiting);
         this.lifecycle = lifecycle;
         this.metrics = metrics;
         this.keys = new IdempotencyKeyParser(config.keyMaxLength);
         this.tenants = new TenantScope(config.tenant, lifecycle::installationSecret);
     }
+
+    /** Duplicates waiting for their key's holder ({@code idempotency.on-in-flight=wait:…}). */
+    InFlightWaits inFlightWaits() { return inFlightWaits; }
 
     /** What keyed requests' bodies and buffered responses may hold at once. */
     public MemoryBudget memory() { return memory; }
@@ -162,10 +168,10 @@ public final class IdempotencyGate {
         try {
             store = lifecycle.store();
             scope = tenants.scopeOf(who);
-            long start = System.nanoTime();
-            reservation = store.reserve(scope, capture.key(), capture.fingerprint());
-            metrics.reserveTook(System.nanoTime() - start);
-            metrics.storeReachable(true);
+            reservation = attempt(store, scope, capture);
+            if (reservation.outcome() == Reservation.Outcome.IN_FLIGHT && !config.inFlightWait.isZero()) {
+                reservation = awaitHolder(store, scope, capture, reservation);
+            }
         } catch (StoreException e) {
             if (e instanceof StoreUnavailableException) {
                 metrics.storeReachable(false);
@@ -178,7 +184,7 @@ public final class IdempotencyGate {
             case ACQUIRED:
             case REACQUIRED:
                 return Decision.run(new Admission(store, lifecycle.heartbeat(), reservation.token(), description, config,
-                        TenantScope.isPersonal(scope), metrics));
+                        TenantScope.isPersonal(scope), metrics, inFlightWaits));
             case REPLAY:
                 return replay(reservation.response());
             case IN_FLIGHT:
@@ -190,6 +196,42 @@ public final class IdempotencyGate {
                 return Decision.answer(Outcome.UNKNOWN, outcomeUnknownAnswer(config.header));
             default:
                 throw new IllegalStateException("unhandled outcome " + reservation.outcome());
+        }
+    }
+
+    private Reservation attempt(IdempotencyStore store, String scope, RequestCapture capture) {
+        long start = System.nanoTime();
+        Reservation reservation = store.reserve(scope, capture.key(), capture.fingerprint());
+        metrics.reserveTook(System.nanoTime() - start);
+        metrics.storeReachable(true);
+        return reservation;
+    }
+
+    /**
+     * {@code on-in-flight=wait}: looks at the key again when the request of this JVM that holds it ends it, or every so
+     * often for a holder elsewhere, until it is no longer in flight or the wait is over (then 409 as without waiting).
+     * No connection is held in between.
+     */
+    private Reservation awaitHolder(IdempotencyStore store, String scope, RequestCapture capture, Reservation inFlight) {
+        long deadline = System.nanoTime() + config.inFlightWait.toNanos();
+        long poll = InFlightWaits.FIRST_POLL_MILLIS;
+        Reservation reservation = inFlight;
+        InFlightWaits.Signal signal = inFlightWaits.join(scope, capture.key());
+        try {
+            long seen = signal.ends();
+            while (reservation.outcome() == Reservation.Outcome.IN_FLIGHT) {
+                long left = InFlightWaits.millisUntil(deadline);
+                if (left <= 0) break;
+                boolean local = inFlightWaits.heldHere(scope, capture.key());
+                if (!signal.awaitEndAfter(seen, local ? left : Math.min(left, poll))) break;
+                if (local && signal.ends() == seen) break; // the wait is over and the holder still runs: 409
+                seen = signal.ends();
+                if (!local) poll = Math.min(poll * 2, InFlightWaits.LONGEST_POLL_MILLIS);
+                reservation = attempt(store, scope, capture);
+            }
+            return reservation;
+        } finally {
+            inFlightWaits.leave(signal);
         }
     }
 

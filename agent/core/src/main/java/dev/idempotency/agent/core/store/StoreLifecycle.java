@@ -157,6 +157,7 @@ public final class StoreLifecycle {
         heartbeat = new LeaseHeartbeat(opened, settings.lease(), metrics::heartbeatFailed);
         LeaseHeartbeat beating = heartbeat;
         metrics.keysInFlightFrom(beating::runningCount);
+        metrics.storeConnectionsInUseFrom(opened::connectionsInUse);
         Housekeeper.start(opened, sweepInterval);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAfterRunningRequests(opened, heartbeat), "idempotency-agent-shutdown"));
         AgentLog.info("store open: " + opened.dialectName() + " " + settings.redactedUrl() + ", table " + settings.table());

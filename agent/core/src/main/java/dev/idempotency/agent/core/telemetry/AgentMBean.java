@@ -55,6 +55,8 @@ final class AgentMBean implements DynamicMBean {
         add("CompleteP50Millis", "double", "store complete latency, median of the last 1024", () -> metrics.completeLatency().recentQuantileMillis(0.5));
         add("CompleteP99Millis", "double", "store complete latency, 99th percentile of the last 1024", () -> metrics.completeLatency().recentQuantileMillis(0.99));
         add("KeysInFlight", "int", "keys held by requests running in this JVM", metrics::keysInFlight);
+        add("RequestsWaiting", "int", "duplicates waiting for the request that holds their key", metrics::waitingForHolder);
+        add("StoreConnectionsInUse", "int", "connections of the store's request pool lent out now", metrics::storeConnectionsInUse);
         add("MemoryHeldBytes", "long", "bytes of request bodies and responses the agent holds now", metrics::memoryHeld);
         add("MemoryBudgetBytes", "long", "the most the agent may hold (idempotency.memory-budget)", metrics::memoryBudget);
         add("HeartbeatFailures", "long", "lease renewal rounds that failed", metrics::heartbeatFailures);

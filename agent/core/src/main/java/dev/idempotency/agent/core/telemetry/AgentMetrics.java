@@ -31,6 +31,8 @@ public final class AgentMetrics {
     private final LongAdder heartbeatFailures = new LongAdder();
     private volatile boolean storeUp = true;
     private volatile IntSupplier keysInFlight = () -> 0;
+    private volatile IntSupplier storeConnectionsInUse = () -> 0;
+    private volatile IntSupplier waitingForHolder = () -> 0;
     private volatile java.util.function.LongSupplier memoryHeld = () -> 0;
     private volatile long memoryBudget;
 
@@ -57,6 +59,12 @@ public final class AgentMetrics {
     /** Where the number of keys this JVM's requests hold comes from (the heartbeat, once the store is open). */
     public void keysInFlightFrom(IntSupplier source) { keysInFlight = source; }
 
+    /** Where the number of the store's connections lent out now comes from (once the store is open). */
+    public void storeConnectionsInUseFrom(IntSupplier source) { storeConnectionsInUse = source; }
+
+    /** Where the number of duplicates waiting for their key's holder comes from. */
+    public void waitingForHolderFrom(IntSupplier source) { waitingForHolder = source; }
+
     /** Where the bytes the agent holds for keyed requests are counted, and their limit. */
     public void memoryFrom(java.util.function.LongSupplier held, long budget) {
         memoryHeld = held;
@@ -80,4 +88,8 @@ public final class AgentMetrics {
     public boolean storeUp() { return storeUp; }
 
     public int keysInFlight() { return keysInFlight.getAsInt(); }
+
+    public int storeConnectionsInUse() { return storeConnectionsInUse.getAsInt(); }
+
+    public int waitingForHolder() { return waitingForHolder.getAsInt(); }
 }

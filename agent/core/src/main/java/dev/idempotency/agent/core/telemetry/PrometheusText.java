@@ -21,6 +21,10 @@ final class PrometheusText {
         histogram(out, "idempotency_store_complete_duration_seconds", "Time to record a response in the store.", m.completeLatency());
         header(out, "idempotency_keys_in_flight", "gauge", "Keys held by requests running in this JVM.");
         sample(out, "idempotency_keys_in_flight", null, m.keysInFlight());
+        header(out, "idempotency_requests_waiting", "gauge", "Duplicates waiting for the request that holds their key (on-in-flight=wait).");
+        sample(out, "idempotency_requests_waiting", null, m.waitingForHolder());
+        header(out, "idempotency_store_connections_in_use", "gauge", "Connections of the store's request pool lent out now.");
+        sample(out, "idempotency_store_connections_in_use", null, m.storeConnectionsInUse());
         header(out, "idempotency_memory_held_bytes", "gauge", "Bytes of request bodies and responses the agent holds now.");
         sample(out, "idempotency_memory_held_bytes", null, m.memoryHeld());
         header(out, "idempotency_memory_budget_bytes", "gauge", "The most the agent may hold (idempotency.memory-budget).");

@@ -1,0 +1,98 @@
+package dev.idempotency.e2e;
+
+import dev.idempotency.store.testing.Await;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code idempotency.on-in-flight=wait:…} on a stock Tomcat 9: a hundred concurrent duplicates of a 2 s payment wait for
+ * the first instead of getting 409, the application runs once, and every duplicate gets the first response back byte
+ * for byte; while they wait the store lends out no connection (the agent's own figures say so).
+ */
+class InFlightWaitTomcat9IT extends ServerScenarios {
+    private static final int DUPLICATES = 100;
+    private int jmxPort;
+    private int metricsPort;
+
+    @Override
+    protected ServerProcess server() throws Exception {
+        jmxPort = AgentFigures.freePort();
+        metricsPort = AgentFigures.freePort();
+        return AgentFigures.observable(TomcatServer.tomcat9(), jmxPort, metricsPort).set("idempotency.on-in-flight", "wait:20s");
+    }
+
+    @Test
+    void aHundredDuplicatesOfASlowPaymentGetItsReplayAndItRunsOnce() throws Exception {
+        long before = client.count("charge");
+        String key = key();
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService clients = Executors.newFixedThreadPool(DUPLICATES);
+        List<CompletableFuture<HttpResponse<byte[]>>> sent = new ArrayList<>();
+        for (int i = 0; i < DUPLICATES; i++) {
+            sent.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    go.await();
+                    return client.send(client.request("/payments").header("Idempotency-Key", key).header("X-Delay-Ms", "2000")
+                            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":42}")));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, clients));
+        }
+        go.countDown();
+
+        int maxConnectionsWhileWaiting;
+        try (AgentFigures figures = new AgentFigures(jmxPort, metricsPort)) {
+            Map<String, Double> waiting = Await.until("the duplicates waiting for the first", Duration.ofSeconds(30), () -> scrape(figures),
+                    s -> s.getOrDefault("idempotency_requests_waiting", 0.0) >= DUPLICATES - 1);
+            maxConnectionsWhileWaiting = waiting.get("idempotency_store_connections_in_use").intValue();
+            // scraped again while they still wait: the first runs its 2 s, nobody holds a connection meanwhile
+            Map<String, Double> still = scrape(figures);
+            if (still.get("idempotency_requests_waiting") >= DUPLICATES - 1) {
+                maxConnectionsWhileWaiting = Math.max(maxConnectionsWhileWaiting, still.get("idempotency_store_connections_in_use").intValue());
+            }
+        }
+
+        HttpResponse<byte[]> executed = null;
+        List<HttpResponse<byte[]>> replays = new ArrayList<>();
+        for (CompletableFuture<HttpResponse<byte[]>> f : sent) {
+            HttpResponse<byte[]> r = f.get();
+            assertEquals(201, r.statusCode(), text(r));
+            if (r.headers().firstValue("Idempotent-Replayed").isPresent()) {
+                replays.add(r);
+            } else {
+                assertTrue(executed == null, "two duplicates ran the application");
+                executed = r;
+            }
+        }
+        assertNotNull(executed, "no duplicate ran the application");
+        assertEquals(DUPLICATES - 1, replays.size());
+        for (HttpResponse<byte[]> replay : replays) assertReplayOf(executed, replay);
+        assertEquals(before + 1, client.count("charge"), "the application ran once");
+        assertEquals(0, maxConnectionsWhileWaiting, "store connections lent out while the duplicates waited");
+        clients.shutdown();
+    }
+
+    private static Map<String, Double> scrape(AgentFigures figures) {
+        try {
+            return figures.scrape();
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
