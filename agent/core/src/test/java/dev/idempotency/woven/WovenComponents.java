@@ -9,7 +9,10 @@ import javax.servlet.ServletRequest;
 import javax.servlet.ServletResponse;
 import javax.ws.rs.core.Application;
 import java.io.IOException;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,10 +28,16 @@ public final class WovenComponents {
     private WovenComponents() {
     }
 
+    /** An annotation frameworks and other agents look for on the methods they call. */
+    @Retention(RetentionPolicy.RUNTIME)
+    public @interface Mark {
+    }
+
     /** A servlet that fails when asked to. */
     public static class Servlet extends GenericServlet {
         @Override
-        public void service(ServletRequest request, ServletResponse response) throws ServletException, IOException {
+        @Mark
+        public void service(@Mark ServletRequest request, ServletResponse response) throws ServletException, IOException {
             SEEN.add(new Object[] {request, response});
             if ("fail".equals(request.getAttribute("outcome"))) throw new ServletException("the application failed");
         }
@@ -48,6 +57,14 @@ public final class WovenComponents {
 
         @Override
         public void destroy() {
+        }
+    }
+
+    /** A JAX-RS application whose getClasses() is declared with a narrower type (the compiler adds a bridge). */
+    public static class CovariantApplication extends Application {
+        @Override
+        public HashSet<Class<?>> getClasses() {
+            return new HashSet<Class<?>>(Collections.<Class<?>>singleton(String.class));
         }
     }
 

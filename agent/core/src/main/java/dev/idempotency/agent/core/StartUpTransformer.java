@@ -7,11 +7,14 @@ import net.bytebuddy.jar.asm.Opcodes;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
-import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * The transformer the premain registers, before the host's main runs, so that no class escapes. It needs neither Byte
@@ -30,9 +33,16 @@ final class StartUpTransformer implements ClassFileTransformer {
     /** Jersey's own applications gather the application's classes through its getClasses(): advised there. */
     private static final String JERSEY = "org/glassfish/jersey/";
 
-    private final ClassLoader agentLoader = StartUpTransformer.class.getClassLoader();
+    private static final String BRIDGE_CLASS_FILE = "dev/idempotency/agent/bootstrap/bridge/ServletBridge.class";
+    private static final byte[] WOVEN_MARK = EntryWeaver.ORIGINAL_SUFFIX.getBytes(StandardCharsets.US_ASCII);
 
-    private StartUpTransformer() {
+    private final ClassLoader agentLoader = StartUpTransformer.class.getClassLoader();
+    /** Per loader, the classes woven when they were defined: only those are woven again when redefined. */
+    private final Map<ClassLoader, Set<String>> woven = Collections.synchronizedMap(new WeakHashMap<ClassLoader, Set<String>>());
+    /** Per loader, whether it sees the bridge on the bootstrap class path (OSGi may not delegate it). */
+    private static final Map<ClassLoader, Boolean> SEES_BRIDGE = Collections.synchronizedMap(new WeakHashMap<ClassLoader, Boolean>());
+
+    StartUpTransformer() {
     }
 
     /** Registers the transformer, then loads what weaving needs on an agent thread, beside the host's start-up. */
@@ -59,9 +69,11 @@ final class StartUpTransformer implements ClassFileTransformer {
             return null;
         }
         // a redefinition may not add methods: only a class woven when it was defined is woven again
-        if (redefined != null && !wasWoven(redefined)) return null;
+        if (redefined != null && !wovenIn(loader).contains(internalName)) return null;
         try {
-            return weave(loader, internalName, classFile);
+            byte[] result = weave(loader, internalName, classFile);
+            if (result != null) wovenIn(loader).add(internalName);
+            return result;
         } catch (Throwable t) {
             if (!internalName.startsWith(InstrumentationWarmUp.PACKAGE.replace('.', '/'))) {
                 AgentLog.warn("could not instrument " + internalName.replace('/', '.') + "; its requests are not protected", t);
@@ -73,10 +85,12 @@ final class StartUpTransformer implements ClassFileTransformer {
     /** The class file with the agent's calls, or null when the class is no servlet, filter or JAX-RS application. */
     static byte[] weave(ClassLoader loader, String internalName, byte[] classFile) {
         if (IgnoredTypes.byName(internalName.replace('/', '.'))) return null;
+        // woven already (another agent hands our own output back in a redefinition): once is enough
+        if (contains(classFile, WOVEN_MARK)) return null;
         ClassReader reader = new ClassReader(classFile);
         if ((reader.getAccess() & (Opcodes.ACC_INTERFACE | Opcodes.ACC_SYNTHETIC)) != 0) return null;
         EntryWeaver.AdvisedKinds kinds = kindsOf(loader, internalName, reader);
-        if (!kinds.any()) return null;
+        if (!kinds.any() || !seesBridge(loader)) return null;
         ClassWriter writer = new ClassWriter(reader, 0);
         EntryWeaver weaver = new EntryWeaver(writer, kinds);
         reader.accept(weaver, 0);
@@ -92,14 +106,42 @@ final class StartUpTransformer implements ClassFileTransformer {
                 any(supers, APPLICATIONS) && !internalName.startsWith(JERSEY), resourceConfig);
     }
 
-    private static boolean wasWoven(Class<?> type) {
-        try {
-            for (Method method : type.getDeclaredMethods()) if (method.getName().endsWith(EntryWeaver.ORIGINAL_SUFFIX)) return true;
-            // a ResourceConfig keeps no trace of its constructors' calls: it was woven if it is the one woven by name
-            return RESOURCE_CONFIG.equals(type.getName().replace('.', '/'));
-        } catch (Throwable t) {
-            return false;
+    private Set<String> wovenIn(ClassLoader loader) {
+        synchronized (woven) {
+            Set<String> names = woven.get(loader);
+            if (names == null) {
+                names = Collections.synchronizedSet(new HashSet<String>());
+                woven.put(loader, names);
+            }
+            return names;
         }
+    }
+
+    /**
+     * Woven code calls the bridge, which the premain put on the bootstrap class path; a loader that does not delegate
+     * to it (OSGi without boot delegation of the bridge's package) gets its classes as they are, and a warning.
+     */
+    private static boolean seesBridge(ClassLoader loader) {
+        Boolean known = SEES_BRIDGE.get(loader);
+        if (known == null) {
+            known = loader.getResource(BRIDGE_CLASS_FILE) != null;
+            SEES_BRIDGE.put(loader, known);
+            if (!known) {
+                AgentLog.warn("the class loader " + loader + " cannot see the agent's bridge (package "
+                        + "dev.idempotency.agent.bootstrap.bridge on the bootstrap class path): its servlets, filters and JAX-RS"
+                        + " applications are NOT protected; on OSGi add the package to org.osgi.framework.bootdelegation");
+            }
+        }
+        return known;
+    }
+
+    private static boolean contains(byte[] bytes, byte[] text) {
+        outer:
+        for (int i = 0, last = bytes.length - text.length; i <= last; i++) {
+            for (int j = 0; j < text.length; j++) if (bytes[i + j] != text[j]) continue outer;
+            return true;
+        }
+        return false;
     }
 
     private static boolean any(Set<String> found, Set<String> of) {

@@ -34,6 +34,8 @@ import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -182,8 +184,144 @@ class StartUpWeavingTest {
         assertNull(StartUpTransformer.weave(getClass().getClassLoader(), internalName(AddingJaxrsHandler.class), classFile(AddingJaxrsHandler.class)));
     }
 
+    @Test
+    void aWrapperTheAgentCannotHandTheApplicationEndsTheExchangeAndTheApplicationDoesNotRun() throws Exception {
+        ServletExchange broken = exchange(false, "not a request", response());
+        onEnter = request -> broken;
+        Servlet servlet = woven(WovenComponents.Servlet.class, Servlet.class);
+        assertThrows(ClassCastException.class, () -> servlet.service(request(null), response()));
+        assertEquals(0, WovenComponents.SEEN.size(), "the application ran without the agent's wrappers");
+        assertEquals(1, exits.size());
+        assertTrue(exits.get(0)[2] instanceof ClassCastException, "the exchange ends with the fault: " + exits.get(0)[2]);
+    }
+
+    @Test
+    void aLoaderThatCannotSeeTheBridgeRunsTheApplicationAsIfThereWereNoAgent() throws Exception {
+        String name = internalName(WovenComponents.Servlet.class);
+        byte[] wovenFile = StartUpTransformer.weave(getClass().getClassLoader(), name, classFile(WovenComponents.Servlet.class));
+        ClassLoader test = getClass().getClassLoader();
+        // everything from the test's class path but the bridge, as an OSGi bundle without boot delegation would see it
+        ClassLoader blind = new ClassLoader(ClassLoader.getPlatformClassLoader()) {
+            @Override
+            protected Class<?> findClass(String className) throws ClassNotFoundException {
+                if (className.startsWith("dev.idempotency.agent.bootstrap.")) throw new ClassNotFoundException(className);
+                byte[] bytes;
+                try {
+                    bytes = className.equals(WovenComponents.Servlet.class.getName()) ? wovenFile : readClass(test, className);
+                } catch (IOException e) {
+                    throw new ClassNotFoundException(className, e);
+                }
+                return defineClass(className, bytes, 0, bytes.length);
+            }
+
+            @Override
+            public java.net.URL getResource(String resource) {
+                return resource.startsWith("dev/idempotency/agent/bootstrap/") ? null : test.getResource(resource);
+            }
+        };
+        assertNull(StartUpTransformer.weave(blind, name, classFile(WovenComponents.Servlet.class)), "woven for a loader without the bridge");
+        Class<?> servletClass = blind.loadClass(WovenComponents.Servlet.class.getName());
+        Class<?> requestType = blind.loadClass(ServletRequest.class.getName());
+        Class<?> responseType = blind.loadClass(ServletResponse.class.getName());
+        Object request = Proxy.newProxyInstance(blind, new Class<?>[] {requestType}, (proxy, method, args) -> null);
+        Object response = Proxy.newProxyInstance(blind, new Class<?>[] {responseType}, (proxy, method, args) -> null);
+        Object servlet = servletClass.getConstructor().newInstance();
+        servletClass.getMethod("service", requestType, responseType).invoke(servlet, request, response);
+        @SuppressWarnings("unchecked")
+        List<Object[]> seen = (List<Object[]>) blind.loadClass(WovenComponents.class.getName()).getField("SEEN").get(null);
+        assertEquals(1, seen.size(), "the application ran");
+        assertSame(request, seen.get(0)[0]);
+    }
+
+    @Test
+    void annotationsStayOnTheMethodOfTheOriginalName() throws Exception {
+        Servlet servlet = woven(WovenComponents.Servlet.class, Servlet.class);
+        Method service = servlet.getClass().getMethod("service", ServletRequest.class, ServletResponse.class);
+        Class<? extends java.lang.annotation.Annotation> mark = WovenComponents.Mark.class;
+        assertTrue(service.isAnnotationPresent(mark), "the method's own annotation");
+        assertEquals(1, service.getParameterAnnotations()[0].length, "its parameter's annotation");
+        Method original = servlet.getClass().getDeclaredMethod("service" + EntryWeaver.ORIGINAL_SUFFIX, ServletRequest.class, ServletResponse.class);
+        assertFalse(original.isAnnotationPresent(mark), "the renamed body is no second target for annotation-driven tools");
+    }
+
+    @Test
+    void aClassIsWovenOnce() throws Exception {
+        String name = internalName(WovenComponents.Servlet.class);
+        byte[] once = StartUpTransformer.weave(getClass().getClassLoader(), name, classFile(WovenComponents.Servlet.class));
+        assertNotNull(once);
+        assertNull(StartUpTransformer.weave(getClass().getClassLoader(), name, once), "woven output handed back is left as it is");
+    }
+
+    @Test
+    void onlyClassesWovenWhenDefinedAreWovenAgainWhenRedefined() throws Exception {
+        StartUpTransformer transformer = new StartUpTransformer();
+        ClassLoader loader = new java.net.URLClassLoader(new java.net.URL[0], getClass().getClassLoader()); // not the agent's own
+        String name = internalName(WovenComponents.Servlet.class);
+        byte[] bytes = classFile(WovenComponents.Servlet.class);
+        assertNull(transformer.transform(null, name, null, null, bytes), "the bootstrap loader holds no servlets");
+        assertNull(transformer.transform(loader, name, WovenComponents.Servlet.class, null, bytes),
+                "a class loaded unwoven may not gain methods in a redefinition");
+        assertNotNull(transformer.transform(loader, name, null, null, bytes), "woven when defined");
+        assertNotNull(transformer.transform(loader, name, WovenComponents.Servlet.class, null, bytes), "and so again when redefined");
+    }
+
+    @Test
+    void aCovariantGetClassesGetsTheAgentsFilterByEitherMethod() throws Exception {
+        JaxrsBridge.install(new AddingJaxrsHandler());
+        Application application = woven(WovenComponents.CovariantApplication.class, Application.class);
+        assertTrue(application.getClasses().contains(Integer.class), "through Application.getClasses()");
+        Object narrow = application.getClass().getMethod("getClasses").invoke(application);
+        assertTrue(((Set<?>) narrow).contains(Integer.class), "through the narrower method: " + narrow);
+        JaxrsBridge.install(new JaxrsHandler() {
+            @Override public Object withAgentFilter(Object app, Object classes) { return new java.util.LinkedHashSet<Object>((Set<?>) classes); }
+            @Override public void registerAgentFilter(Object resourceConfig) { }
+            @Override public void request(JaxrsAccessor jaxrs, Object requestContext, Object resourceInfo) { }
+            @Override public void response(JaxrsAccessor jaxrs, Object requestContext, Object responseContext) { }
+            @Override public void aroundWrite(JaxrsAccessor jaxrs, Object writerContext) { }
+        });
+        Object unchanged = application.getClass().getMethod("getClasses").invoke(application);
+        assertEquals(java.util.Collections.singleton(String.class), unchanged, "a result of the wrong type is no fault of the application's");
+    }
+
+    @Test
+    void everyResourceConfigTheApplicationBuildsRegistersTheAgentsFilter() throws Exception {
+        List<Object> registered = new ArrayList<>();
+        JaxrsBridge.install(new AddingJaxrsHandler() {
+            @Override
+            public void registerAgentFilter(Object resourceConfig) {
+                registered.add(resourceConfig);
+            }
+        });
+        ClassLoader test = getClass().getClassLoader();
+        String resourceConfig = "org.glassfish.jersey.server.ResourceConfig";
+        // Jersey's own classes defined together (package access), the woven ResourceConfig among them
+        ClassLoader jersey = new ClassLoader(test) {
+            @Override
+            protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
+                if (!className.startsWith("org.glassfish.")) return super.loadClass(className, resolve);
+                synchronized (getClassLoadingLock(className)) {
+                    Class<?> loaded = findLoadedClass(className);
+                    if (loaded != null) return loaded;
+                    try {
+                        byte[] bytes = readClass(test, className);
+                        if (className.equals(resourceConfig)) bytes = StartUpTransformer.weave(test, resourceConfig.replace('.', '/'), bytes);
+                        return defineClass(className, bytes, 0, bytes.length);
+                    } catch (IOException e) {
+                        throw new ClassNotFoundException(className, e);
+                    }
+                }
+            }
+        };
+        Object config = jersey.loadClass(resourceConfig).getConstructor().newInstance();
+        assertEquals(1, registered.size());
+        assertSame(config, registered.get(0));
+        Object another = jersey.loadClass(resourceConfig).getConstructor(Class[].class).newInstance((Object) new Class<?>[0]);
+        assertTrue(registered.size() > 1, "another constructor registers it too");
+        assertSame(another, registered.get(registered.size() - 1));
+    }
+
     /** Adds Integer.class in place of the agent's filter. */
-    private static final class AddingJaxrsHandler implements JaxrsHandler {
+    private static class AddingJaxrsHandler implements JaxrsHandler {
         @Override
         public Object withAgentFilter(Object application, Object classes) {
             Set<Object> with = new HashSet<>((Set<?>) classes);
@@ -224,6 +362,16 @@ class StartUpWeavingTest {
             }
         };
         return as.cast(loader.loadClass(component.getName()).getConstructor().newInstance());
+    }
+
+    private static byte[] readClass(ClassLoader loader, String className) throws IOException {
+        try (InputStream in = loader.getResourceAsStream(className.replace('.', '/') + ".class")) {
+            if (in == null) throw new IOException("no class file for " + className);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            for (int n; (n = in.read(buffer)) > 0; ) out.write(buffer, 0, n);
+            return out.toByteArray();
+        }
     }
 
     private static String internalName(Class<?> type) {
