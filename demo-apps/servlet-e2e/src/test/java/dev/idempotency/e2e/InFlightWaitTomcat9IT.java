@@ -20,12 +20,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code idempotency.on-in-flight=wait:…} on a stock Tomcat 9: a hundred concurrent duplicates of a 2 s payment wait for
+ * {@code idempotency.on-in-flight=wait:…} on a stock Tomcat 9: a hundred concurrent duplicates of a slow payment wait for
  * the first instead of getting 409, the application runs once, and every duplicate gets the first response back byte
  * for byte; while they wait the store lends out no connection (the agent's own figures say so).
  */
 class InFlightWaitTomcat9IT extends ServerScenarios {
     private static final int DUPLICATES = 100;
+    /** Long enough for all the duplicates to be waiting while it runs, even on a busy machine. */
+    private static final int PAYMENT_MILLIS = 8000;
     private int jmxPort;
     private int metricsPort;
 
@@ -33,7 +35,7 @@ class InFlightWaitTomcat9IT extends ServerScenarios {
     protected ServerProcess server() throws Exception {
         jmxPort = AgentFigures.freePort();
         metricsPort = AgentFigures.freePort();
-        return AgentFigures.observable(TomcatServer.tomcat9(), jmxPort, metricsPort).set("idempotency.on-in-flight", "wait:20s");
+        return AgentFigures.observable(TomcatServer.tomcat9(), jmxPort, metricsPort).set("idempotency.on-in-flight", "wait:60s");
     }
 
     @Test
@@ -47,7 +49,7 @@ class InFlightWaitTomcat9IT extends ServerScenarios {
             sent.add(CompletableFuture.supplyAsync(() -> {
                 try {
                     go.await();
-                    return client.send(client.request("/payments").header("Idempotency-Key", key).header("X-Delay-Ms", "2000")
+                    return client.send(client.request("/payments").header("Idempotency-Key", key).header("X-Delay-Ms", String.valueOf(PAYMENT_MILLIS))
                             .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":42}")));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
@@ -61,7 +63,7 @@ class InFlightWaitTomcat9IT extends ServerScenarios {
             Map<String, Double> waiting = Await.until("the duplicates waiting for the first", Duration.ofSeconds(30), () -> scrape(figures),
                     s -> s.getOrDefault("idempotency_requests_waiting", 0.0) >= DUPLICATES - 1);
             maxConnectionsWhileWaiting = waiting.get("idempotency_store_connections_in_use").intValue();
-            // scraped again while they still wait: the first runs its 2 s, nobody holds a connection meanwhile
+            // scraped again while they still wait: nobody holds a connection while the first runs
             Map<String, Double> still = scrape(figures);
             if (still.get("idempotency_requests_waiting") >= DUPLICATES - 1) {
                 maxConnectionsWhileWaiting = Math.max(maxConnectionsWhileWaiting, still.get("idempotency_store_connections_in_use").intValue());

@@ -41,6 +41,8 @@ public final class Admission {
     private final AgentConfig config;
     private final boolean personalScope;
     private final AtomicBoolean ended = new AtomicBoolean();
+    /** Whether this JVM still counts the key as held here (for the duplicates waiting for it). */
+    private final AtomicBoolean heldHere = new AtomicBoolean(true);
 
     private final AgentMetrics metrics;
     /** Told that this request holds its key, and once it has written its end: duplicates waiting for it look again. */
@@ -68,7 +70,7 @@ public final class Admission {
     public boolean end() {
         if (!ended.compareAndSet(false, true)) return false;
         heartbeat.unregister(token);
-        waits.notHeld(token.scope(), token.key());
+        notHeldHere();
         return true;
     }
 
@@ -78,9 +80,15 @@ public final class Admission {
      * completes within it, its response is still recorded; otherwise the expired-lease policy decides.
      */
     public void abandonedByContainer() {
+        notHeldHere(); // its end may never come: waiters look at the key themselves
         heartbeat.registerUntil(token, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.abandonedWorkGrace.toMillis()));
         AgentLog.warn(description + ": the container ended the request while its work may still run; the key stays owned for up to "
                 + config.abandonedWorkGrace.getSeconds() + "s, and a late result is still recorded");
+    }
+
+    /** Stops counting the key as held here, once, at the first of its end, its marking as not kept, or abandonment. */
+    private void notHeldHere() {
+        if (heldHere.compareAndSet(true, false)) waits.notHeld(token.scope(), token.key());
     }
 
     /** Ends the admission with the application's response (the caller has called {@link #end()}). */
@@ -170,6 +178,7 @@ public final class Admission {
 
     /** Before a response too large to keep starts streaming: retries will get a problem instead of running again. */
     public void recordNotKept(int status, String reason) throws StoreException {
+        notHeldHere(); // marked ended before the response streams: waiters must not wait for the stream's end
         metrics.completed(AgentMetrics.Completion.NOT_KEPT);
         heartbeat.recordingStarted();
         try {

@@ -168,10 +168,7 @@ public final class IdempotencyGate {
         try {
             store = lifecycle.store();
             scope = tenants.scopeOf(who);
-            reservation = attempt(store, scope, capture);
-            if (reservation.outcome() == Reservation.Outcome.IN_FLIGHT && !config.inFlightWait.isZero()) {
-                reservation = awaitHolder(store, scope, capture, reservation);
-            }
+            reservation = config.inFlightWait.isZero() ? attempt(store, scope, capture) : attemptOrAwaitHolder(store, scope, capture);
         } catch (StoreException e) {
             if (e instanceof StoreUnavailableException) {
                 metrics.storeReachable(false);
@@ -208,30 +205,61 @@ public final class IdempotencyGate {
     }
 
     /**
-     * {@code on-in-flight=wait}: looks at the key again when the request of this JVM that holds it ends it, or every so
-     * often for a holder elsewhere, until it is no longer in flight or the wait is over (then 409 as without waiting).
-     * No connection is held in between.
+     * {@code on-in-flight=wait}: a key found in flight is looked at again when the request of this JVM that holds it ends
+     * it, or every so often for a holder elsewhere, until it is no longer in flight or the wait is over (then 409 as
+     * without waiting). No connection is held in between. The wait for the key is joined before the first look, so an
+     * end between that look and the wait is not missed.
      */
-    private Reservation awaitHolder(IdempotencyStore store, String scope, RequestCapture capture, Reservation inFlight) {
-        long deadline = System.nanoTime() + config.inFlightWait.toNanos();
-        long poll = InFlightWaits.FIRST_POLL_MILLIS;
-        Reservation reservation = inFlight;
+    private Reservation attemptOrAwaitHolder(IdempotencyStore store, String scope, RequestCapture capture) {
         InFlightWaits.Signal signal = inFlightWaits.join(scope, capture.key());
         try {
             long seen = signal.ends();
+            Reservation reservation = attempt(store, scope, capture);
+            if (reservation.outcome() != Reservation.Outcome.IN_FLIGHT) return reservation;
+            return awaitHolder(store, scope, capture, signal, seen, reservation);
+        } finally {
+            inFlightWaits.leave(signal);
+        }
+    }
+
+    private Reservation awaitHolder(IdempotencyStore store, String scope, RequestCapture capture, InFlightWaits.Signal signal,
+                                    long seenBefore, Reservation inFlight) {
+        inFlightWaits.waitingStarted();
+        try {
+            long seen = seenBefore;
+            Reservation reservation = inFlight;
+            long deadline = System.nanoTime() + config.inFlightWait.toNanos();
+            long poll = InFlightWaits.FIRST_POLL_MILLIS;
             while (reservation.outcome() == Reservation.Outcome.IN_FLIGHT) {
                 long left = InFlightWaits.millisUntil(deadline);
                 if (left <= 0) break;
                 boolean local = inFlightWaits.heldHere(scope, capture.key());
-                if (!signal.awaitEndAfter(seen, local ? left : Math.min(left, poll))) break;
-                if (local && signal.ends() == seen) break; // the wait is over and the holder still runs: 409
+                if (!signal.awaitEndAfter(seen, Math.min(left, local ? InFlightWaits.LOCAL_RECHECK_MILLIS : poll))) break;
+                // held here and not ended: its end will wake us; nothing to look at (but an abandoned holder stops counting)
+                if (local && signal.ends() == seen) continue;
                 seen = signal.ends();
                 if (!local) poll = Math.min(poll * 2, InFlightWaits.LONGEST_POLL_MILLIS);
-                reservation = attempt(store, scope, capture);
+                Reservation again = lookAgain(store, scope, capture);
+                if (again == null) break; // the store failed this look: the key was in flight, so 409 as without waiting
+                reservation = again;
             }
             return reservation;
         } finally {
-            inFlightWaits.leave(signal);
+            inFlightWaits.waitingEnded();
+        }
+    }
+
+    /** A waiter's next look at its key; null when the store failed it (never a reason to run the application). */
+    private Reservation lookAgain(IdempotencyStore store, String scope, RequestCapture capture) {
+        try {
+            return attempt(store, scope, capture);
+        } catch (StoreException e) {
+            if (e instanceof StoreUnavailableException) {
+                metrics.storeReachable(false);
+                lifecycle.releaseLater(((StoreUnavailableException) e).possiblyReserved());
+            }
+            AgentLog.debug(capture.description() + ": looking again at a key in flight failed: " + e.getMessage());
+            return null;
         }
     }
 

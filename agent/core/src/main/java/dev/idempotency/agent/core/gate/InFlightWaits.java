@@ -14,6 +14,8 @@ final class InFlightWaits {
     /** The first look again at a key held elsewhere, doubled up to {@link #LONGEST_POLL_MILLIS}. */
     static final long FIRST_POLL_MILLIS = 50;
     static final long LONGEST_POLL_MILLIS = 500;
+    /** How often a waiter whose key is held here checks that it still is (no store access). */
+    static final long LOCAL_RECHECK_MILLIS = 1000;
 
     private final ConcurrentHashMap<String, Signal> byKey = new ConcurrentHashMap<>();
     private final AtomicInteger waiting = new AtomicInteger();
@@ -56,9 +58,8 @@ final class InFlightWaits {
         }
     }
 
-    /** Starts waiting for a key: before looking at it, so that an end in between is not missed. */
+    /** Starts waiting for a key: before the first look at it, so that an end in between is not missed. */
     Signal join(String scope, String key) {
-        waiting.incrementAndGet();
         return byKey.compute(id(scope, key), (id, signal) -> {
             Signal s = signal == null ? new Signal(id) : signal;
             synchronized (s) {
@@ -69,7 +70,6 @@ final class InFlightWaits {
     }
 
     void leave(Signal signal) {
-        waiting.decrementAndGet();
         byKey.computeIfPresent(signal.id, (id, s) -> {
             synchronized (s) {
                 return --s.waiters == 0 ? null : s;
@@ -99,9 +99,17 @@ final class InFlightWaits {
         if (signal != null) signal.ended();
     }
 
-    /** Requests waiting now. */
+    /** Requests waiting now (found their key in flight, and wait). */
     int waiting() {
         return waiting.get();
+    }
+
+    void waitingStarted() {
+        waiting.incrementAndGet();
+    }
+
+    void waitingEnded() {
+        waiting.decrementAndGet();
     }
 
     /** Keys waited for or held here now (for tests: nothing stays behind). */

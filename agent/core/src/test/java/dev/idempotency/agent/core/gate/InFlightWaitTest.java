@@ -42,27 +42,42 @@ class InFlightWaitTest {
     private StoreLifecycle lifecycle;
     private IdempotencyGate gate;
 
-    private void open(String onInFlight) {
+    private final String url = "jdbc:h2:mem:wait-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    private final List<StoreLifecycle> lifecycles = new ArrayList<>();
+
+    private void open(String onInFlight, String... settings) {
+        gate = node(onInFlight, settings);
+        lifecycle = lifecycles.get(lifecycles.size() - 1);
+    }
+
+    /** A gate of its own on the same database: another node. */
+    private IdempotencyGate node(String onInFlight, String... settings) {
         Properties p = new Properties();
-        p.setProperty("idempotency.store.url", "jdbc:h2:mem:wait-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        p.setProperty("idempotency.store.url", url);
         if (onInFlight != null) p.setProperty("idempotency.on-in-flight", onInFlight);
+        for (int i = 0; i < settings.length; i += 2) p.setProperty(settings[i], settings[i + 1]);
         AgentConfig config = AgentConfig.load(ConfigSource.of(p, Collections.emptyMap()));
-        lifecycle = new StoreLifecycle(config.store, config.sweepInterval, metrics);
-        gate = new IdempotencyGate(config, lifecycle, metrics);
+        StoreLifecycle node = new StoreLifecycle(config.store, config.sweepInterval, metrics);
+        lifecycles.add(node);
+        return new IdempotencyGate(config, node, metrics);
     }
 
     @AfterEach
     void close() throws InterruptedException {
         duplicates.shutdownNow();
         assertTrue(duplicates.awaitTermination(20, TimeUnit.SECONDS));
-        if (lifecycle != null) lifecycle.store().close();
+        for (StoreLifecycle node : lifecycles) node.store().close();
     }
 
     private Decision decide(String key) {
-        RequestCapture capture = gate.capture("POST", "/payments", null, "application/json", Collections.singletonList(key),
+        return decide(gate, key);
+    }
+
+    private static Decision decide(IdempotencyGate at, String key) {
+        RequestCapture capture = at.capture("POST", "/payments", null, "application/json", Collections.singletonList(key),
                 () -> new ByteArrayInputStream(BODY), BODY.length);
         assertNull(capture.problem());
-        return gate.decide(capture, ANONYMOUS, null);
+        return at.decide(capture, ANONYMOUS, null);
     }
 
     /** Sends {@code count} duplicates of the key on threads of their own, once all of them wait for its holder. */
@@ -206,6 +221,60 @@ class InFlightWaitTest {
         assertTrue(interrupted[0]);
         first.admission().end();
         first.admission().conclude(201, HEADERS, new byte[0]);
+    }
+
+    @Test
+    void aResponseThatStreamsWithoutBeingKeptEndsTheWaitAtOnce() throws Exception {
+        open("wait:30s");
+        Decision first = decide("k-streaming");
+        List<Future<Decision>> answers = waitingDuplicates("k-streaming", 3);
+        first.admission().recordNotKept(200, "too large"); // the response now streams; its end comes much later
+        for (Future<Decision> answer : answers) {
+            assertEquals(Outcome.NOT_KEPT, answer.get(10, TimeUnit.SECONDS).outcome(), "waited for the stream's end");
+        }
+        first.admission().end();
+    }
+
+    @Test
+    void aHolderOnAnotherNodeIsLookedForUntilItEnds() throws Exception {
+        open("wait:30s");
+        IdempotencyGate otherNode = node(null);
+        Decision first = decide(otherNode, "k-elsewhere");
+        List<Future<Decision>> answers = waitingDuplicates("k-elsewhere", 3);
+        byte[] response = "{\"id\":\"ch_9\"}".getBytes(StandardCharsets.UTF_8);
+        first.admission().end();
+        first.admission().conclude(201, HEADERS, response);
+        for (Future<Decision> answer : answers) {
+            Decision d = answer.get(10, TimeUnit.SECONDS);
+            assertEquals(Outcome.REPLAYED, d.outcome());
+            assertArrayEquals(response, d.answer().body());
+        }
+    }
+
+    @Test
+    void aWaiterWhoseStoreFailsGets409NeverAnUnprotectedRun() throws Exception {
+        open("wait:30s", "idempotency.failure-mode", "open");
+        IdempotencyGate otherNode = node(null);
+        Decision first = decide(otherNode, "k-store-lost");
+        List<Future<Decision>> answers = waitingDuplicates("k-store-lost", 1);
+        lifecycle.store().close(); // this node loses its store while its duplicate waits
+        Decision d = answers.get(0).get(20, TimeUnit.SECONDS);
+        assertEquals(Outcome.IN_FLIGHT, d.outcome(), "the key was in flight: the application must not run");
+        assertEquals(409, d.answer().status());
+        first.admission().end();
+        first.admission().conclude(201, HEADERS, new byte[0]);
+    }
+
+    @Test
+    void anAbandonedRequestNoLongerCountsAsHoldingItsKeyHere() {
+        open("wait:30s");
+        Decision first = decide("k-abandoned");
+        assertEquals(1, gate.inFlightWaits().keysKnown());
+        first.admission().abandonedByContainer();
+        assertEquals(0, gate.inFlightWaits().keysKnown(), "an abandoned request's end may never come");
+        first.admission().end();
+        first.admission().conclude(201, HEADERS, new byte[0]);
+        assertEquals(0, gate.inFlightWaits().keysKnown());
     }
 
     @Test
