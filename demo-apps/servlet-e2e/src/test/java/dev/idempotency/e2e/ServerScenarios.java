@@ -65,6 +65,8 @@ abstract class ServerScenarios {
         String lines = server.agentLines();
         assertTrue(lines.contains("INFO started idempotency-agent"), lines);
         assertFalse(lines.contains("ERROR"), lines);
+        // nothing the agent met while the server started is left unprotected, or said to be
+        assertFalse(lines.contains("NOT protected") || lines.contains("could not instrument"), lines);
     }
 
     static String key() {

@@ -23,20 +23,27 @@ final class InstrumentationWarmUp {
     static final String PACKAGE = "dev.idempotency.warmup.";
     private static final String SERVLET = PACKAGE.replace('.', '/') + "WarmUpServlet";
     private static final String FILTER = PACKAGE.replace('.', '/') + "WarmUpFilter";
+    private static final String BRIDGE_PACKAGE = "dev/idempotency/agent/bootstrap/bridge/";
 
     private InstrumentationWarmUp() {
     }
 
-    static void run(ClassFileTransformer transformer) {
+    /** Returns how many of the made-up classes were woven (both, unless something is wrong). */
+    static int run(ClassFileTransformer transformer) {
         MadeUpClasses loader = new MadeUpClasses();
+        int woven = 0;
         try {
             for (String type : new String[] {SERVLET, FILTER}) {
                 if (transformer.transform(loader, type, null, null, loader.bytes(type)) == null) {
                     AgentLog.debug("the start-up warm-up did not transform " + type);
+                } else {
+                    woven++;
                 }
             }
-        } catch (Throwable t) { // only time is lost: the first real servlet warms up instead (the listener logged why)
+        } catch (Throwable t) { // only time is lost: the first real servlet warms up instead
+            AgentLog.debug("the start-up warm-up failed: " + t);
         }
+        return woven;
     }
 
     /** A servlet API of empty interfaces, a servlet and a filter implementing it, as class files and nothing more. */
@@ -82,9 +89,11 @@ final class InstrumentationWarmUp {
 
         @Override
         public URL getResource(String name) {
-            // only asked whether the servlet API is there; the answer's content is never read
-            return name.endsWith(".class") && classFiles.containsKey(name.substring(0, name.length() - ".class".length()))
-                    ? InstrumentationWarmUp.class.getResource("InstrumentationWarmUp.class") : super.getResource(name);
+            // only asked whether a type or the bridge is there, never read: the bridge is, on the bootstrap class path
+            // the premain extended (which resource lookups through a loader without parent do not search)
+            boolean there = name.startsWith(BRIDGE_PACKAGE)
+                    || name.endsWith(".class") && classFiles.containsKey(name.substring(0, name.length() - ".class".length()));
+            return there ? InstrumentationWarmUp.class.getResource("InstrumentationWarmUp.class") : super.getResource(name);
         }
     }
 }

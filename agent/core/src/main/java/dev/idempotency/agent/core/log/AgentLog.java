@@ -17,6 +17,13 @@ public final class AgentLog {
 
     public static void setLevel(Level level) { threshold = level; }
 
+    /** Where the log goes from now on (stderr unless a test reads it); returns where it went. */
+    public static PrintStream writeTo(PrintStream to) {
+        PrintStream before = out;
+        out = to;
+        return before;
+    }
+
     public static boolean isEnabled(Level level) { return level.ordinal() <= threshold.ordinal(); }
 
     public static void error(String message) { log(Level.ERROR, message, null); }
