@@ -10,7 +10,6 @@ import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -33,14 +32,19 @@ final class StartUpTransformer implements ClassFileTransformer {
     /** Jersey's own applications gather the application's classes through its getClasses(): advised there. */
     private static final String JERSEY = "org/glassfish/jersey/";
 
-    private static final String BRIDGE_CLASS_FILE = "dev/idempotency/agent/bootstrap/bridge/ServletBridge.class";
     private static final byte[] WOVEN_MARK = EntryWeaver.ORIGINAL_SUFFIX.getBytes(StandardCharsets.US_ASCII);
 
     private final ClassLoader agentLoader = StartUpTransformer.class.getClassLoader();
     /** Per loader, the classes woven when they were defined: only those are woven again when redefined. */
-    private final Map<ClassLoader, Set<String>> woven = Collections.synchronizedMap(new WeakHashMap<ClassLoader, Set<String>>());
-    /** Per loader, whether it sees the bridge on the bootstrap class path (OSGi may not delegate it). */
-    private static final Map<ClassLoader, Boolean> SEES_BRIDGE = Collections.synchronizedMap(new WeakHashMap<ClassLoader, Boolean>());
+    private final Map<ClassLoader, Set<String>> woven = new WeakHashMap<>();
+    /**
+     * Woven code calls the bridge, which the premain put on the bootstrap class path; a loader that does not delegate
+     * to it (OSGi without boot delegation of the bridge's package) gets its classes as they are, and a warning.
+     */
+    private static final LoaderSees SEES_BRIDGE = new LoaderSees(loader -> AgentLog.warn("the class loader " + loader
+            + " cannot see the agent's bridge (package dev.idempotency.agent.bootstrap.bridge on the bootstrap class path): its"
+            + " servlets, filters and JAX-RS applications are NOT protected; on OSGi add the package to"
+            + " org.osgi.framework.bootdelegation"), "dev/idempotency/agent/bootstrap/bridge/ServletBridge.class");
 
     StartUpTransformer() {
     }
@@ -69,10 +73,10 @@ final class StartUpTransformer implements ClassFileTransformer {
             return null;
         }
         // a redefinition may not add methods: only a class woven when it was defined is woven again
-        if (redefined != null && !wovenIn(loader).contains(internalName)) return null;
+        if (redefined != null && !wasWoven(loader, internalName)) return null;
         try {
             byte[] result = weave(loader, internalName, classFile);
-            if (result != null) wovenIn(loader).add(internalName);
+            if (result != null) recordWoven(loader, internalName);
             return result;
         } catch (Throwable t) {
             if (!internalName.startsWith(InstrumentationWarmUp.PACKAGE.replace('.', '/'))) {
@@ -90,7 +94,7 @@ final class StartUpTransformer implements ClassFileTransformer {
         ClassReader reader = new ClassReader(classFile);
         if ((reader.getAccess() & (Opcodes.ACC_INTERFACE | Opcodes.ACC_SYNTHETIC)) != 0) return null;
         EntryWeaver.AdvisedKinds kinds = kindsOf(loader, internalName, reader);
-        if (!kinds.any() || !seesBridge(loader)) return null;
+        if (!kinds.any() || !SEES_BRIDGE.matches(loader)) return null;
         ClassWriter writer = new ClassWriter(reader, 0);
         EntryWeaver weaver = new EntryWeaver(writer, kinds);
         reader.accept(weaver, 0);
@@ -106,33 +110,19 @@ final class StartUpTransformer implements ClassFileTransformer {
                 any(supers, APPLICATIONS) && !internalName.startsWith(JERSEY), resourceConfig);
     }
 
-    private Set<String> wovenIn(ClassLoader loader) {
+    private void recordWoven(ClassLoader loader, String internalName) {
         synchronized (woven) {
             Set<String> names = woven.get(loader);
-            if (names == null) {
-                names = Collections.synchronizedSet(new HashSet<String>());
-                woven.put(loader, names);
-            }
-            return names;
+            if (names == null) woven.put(loader, names = new HashSet<>());
+            names.add(internalName);
         }
     }
 
-    /**
-     * Woven code calls the bridge, which the premain put on the bootstrap class path; a loader that does not delegate
-     * to it (OSGi without boot delegation of the bridge's package) gets its classes as they are, and a warning.
-     */
-    private static boolean seesBridge(ClassLoader loader) {
-        Boolean known = SEES_BRIDGE.get(loader);
-        if (known == null) {
-            known = loader.getResource(BRIDGE_CLASS_FILE) != null;
-            SEES_BRIDGE.put(loader, known);
-            if (!known) {
-                AgentLog.warn("the class loader " + loader + " cannot see the agent's bridge (package "
-                        + "dev.idempotency.agent.bootstrap.bridge on the bootstrap class path): its servlets, filters and JAX-RS"
-                        + " applications are NOT protected; on OSGi add the package to org.osgi.framework.bootdelegation");
-            }
+    private boolean wasWoven(ClassLoader loader, String internalName) {
+        synchronized (woven) {
+            Set<String> names = woven.get(loader);
+            return names != null && names.contains(internalName);
         }
-        return known;
     }
 
     private static boolean contains(byte[] bytes, byte[] text) {

@@ -45,11 +45,12 @@ public final class IdempotencyGate {
     private final RateLimitedLog openWarnings = new RateLimitedLog(10_000);
     private final AgentMetrics metrics;
     private final MemoryBudget memory;
-    private final InFlightWaits inFlightWaits = new InFlightWaits();
+    private final InFlightWaits inFlightWaits;
 
     public IdempotencyGate(AgentConfig config, StoreLifecycle lifecycle, AgentMetrics metrics) {
         this.config = config;
         this.memory = new MemoryBudget(config.memoryBudgetBytes);
+        this.inFlightWaits = new InFlightWaits(!config.inFlightWait.isZero());
         metrics.memoryFrom(memory::used, memory.limit());
         metrics.waitingForHolderFrom(inFlightWaits::waiting);
         this.lifecycle = lifecycle;
@@ -170,10 +171,7 @@ public final class IdempotencyGate {
             scope = tenants.scopeOf(who);
             reservation = config.inFlightWait.isZero() ? attempt(store, scope, capture) : attemptOrAwaitHolder(store, scope, capture);
         } catch (StoreException e) {
-            if (e instanceof StoreUnavailableException) {
-                metrics.storeReachable(false);
-                lifecycle.releaseLater(((StoreUnavailableException) e).possiblyReserved());
-            }
+            reservationFailed(e);
             return storeUnavailable(description, e);
         }
         AgentLog.debug(description + " scope " + scope + ": " + reservation.outcome());
@@ -254,12 +252,17 @@ public final class IdempotencyGate {
         try {
             return attempt(store, scope, capture);
         } catch (StoreException e) {
-            if (e instanceof StoreUnavailableException) {
-                metrics.storeReachable(false);
-                lifecycle.releaseLater(((StoreUnavailableException) e).possiblyReserved());
-            }
+            reservationFailed(e);
             AgentLog.debug(capture.description() + ": looking again at a key in flight failed: " + e.getMessage());
             return null;
+        }
+    }
+
+    /** A store that could not be reached may still have taken the reservation: it is given back once it can be. */
+    private void reservationFailed(StoreException e) {
+        if (e instanceof StoreUnavailableException) {
+            metrics.storeReachable(false);
+            lifecycle.releaseLater(((StoreUnavailableException) e).possiblyReserved());
         }
     }
 

@@ -17,10 +17,16 @@ final class InFlightWaits {
     /** How often a waiter whose key is held here checks that it still is (no store access). */
     static final long LOCAL_RECHECK_MILLIS = 1000;
 
+    private final boolean enabled;
     private final ConcurrentHashMap<String, Signal> byKey = new ConcurrentHashMap<>();
     private final AtomicInteger waiting = new AtomicInteger();
     /** Keys held by requests of this JVM now, with how many hold them (a key taken over here is briefly held twice). */
     private final ConcurrentHashMap<String, Integer> heldHere = new ConcurrentHashMap<>();
+
+    /** @param enabled whether anybody may wait: without, holders are not tracked and a keyed request pays nothing here */
+    InFlightWaits(boolean enabled) {
+        this.enabled = enabled;
+    }
 
     /** Where the waiters for one key wait; counts its waiters so that the last one to leave removes it. */
     static final class Signal {
@@ -79,7 +85,7 @@ final class InFlightWaits {
 
     /** A request of this JVM now holds the key. */
     void held(String scope, String key) {
-        heldHere.merge(id(scope, key), 1, Integer::sum);
+        if (enabled) heldHere.merge(id(scope, key), 1, Integer::sum);
     }
 
     /** Whether a request of this JVM holds the key: its end will wake the waiters, who need not look before. */
@@ -89,7 +95,7 @@ final class InFlightWaits {
 
     /** The request of this JVM that held the key has ended (its end may still be on its way to the store). */
     void notHeld(String scope, String key) {
-        heldHere.computeIfPresent(id(scope, key), (k, holders) -> holders == 1 ? null : holders - 1);
+        if (enabled) heldHere.computeIfPresent(id(scope, key), (k, holders) -> holders == 1 ? null : holders - 1);
     }
 
     /** The request holding a key wrote its end (recorded, released or marked): its waiters look again now. */

@@ -32,7 +32,7 @@ public final class JaxrsInstrumentation {
                         .advice(isConstructor(), ResourceConfigAdvice.class.getName()))
                 .type(SuperTypeNamed.anyOf(JaxrsEdges.JAVAX_APPLICATION, JaxrsEdges.JAKARTA_APPLICATION)
                         .and(not(isInterface())).and(not(nameStartsWith("org.glassfish.jersey."))),
-                        new LoaderSees("javax/ws/rs/core/Application.class", "jakarta/ws/rs/core/Application.class"))
+                        new LoaderSees("javax/ws/rs/core/Application.class", "jakarta/ws/rs/core/Application.class")::matches)
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(JaxrsInstrumentation.class.getClassLoader())
                         .advice(named(AdvisedMethods.GET_CLASSES).and(takesArguments(0)).and(not(isAbstract())), ApplicationClassesAdvice.class.getName()));

@@ -39,11 +39,11 @@ public final class ServletInstrumentation {
                 .and(takesArgument(2, namedOneOf(AdvisedMethods.FILTER_CHAINS)));
         LoaderSees seesServletApi = new LoaderSees("javax/servlet/http/HttpServlet.class", "jakarta/servlet/http/HttpServlet.class");
         return builder
-                .type(servlets, seesServletApi)
+                .type(servlets, seesServletApi::matches)
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(ServletInstrumentation.class.getClassLoader())
                         .advice(service, ServletAdvice.class.getName()))
-                .type(filters, seesServletApi)
+                .type(filters, seesServletApi::matches)
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(ServletInstrumentation.class.getClassLoader())
                         .advice(doFilter, ServletAdvice.class.getName()));

@@ -48,7 +48,7 @@ class AdmissionTest {
     }
 
     private Admission admission(IdempotencyStore store, Reservation reservation, boolean shared) {
-        return new Admission(store, lifecycle.heartbeat(), reservation.token(), "test", config, !shared, metrics, new InFlightWaits());
+        return new Admission(store, lifecycle.heartbeat(), reservation.token(), "test", config, !shared, metrics, new InFlightWaits(false));
     }
 
     private static <T> T await(String what, Supplier<T> value, java.util.function.Predicate<T> done) {
