@@ -33,6 +33,14 @@ public interface IdempotencyStore extends AutoCloseable {
      */
     boolean release(OwnershipToken token);
 
+    /**
+     * Durably notes that the request owning {@code token} is about to cause an effect the store cannot see commit
+     * (outbound HTTP, a message, another database), or that its effects cannot be watched. Under
+     * {@link ExpiredLeasePolicy#TRANSACTION} the key then never runs again by itself after a crash. Returns false, writing
+     * nothing, when the token no longer owns its key.
+     */
+    boolean recordEffect(OwnershipToken token, EffectMark.Kind kind, String detail);
+
     /** Extends the leases of the keys these tokens still own, in one statement. Returns how many were extended. */
     int renew(Collection<OwnershipToken> tokens);
 

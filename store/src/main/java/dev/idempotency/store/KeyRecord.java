@@ -1,6 +1,8 @@
 package dev.idempotency.store;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 
 /** A key as an operator sees it. Timestamps are the database's. */
@@ -17,24 +19,26 @@ public final class KeyRecord {
     private final StoredResponse response;
     private final Integer responseStatus;
     private final int responseBytes;
+    private final List<EffectMark> effects;
 
     /** A key with its stored response, if any. */
     public KeyRecord(String scope, String key, String fingerprint, KeyStatus status, int attempts, Instant leaseExpiresAt,
                      Instant createdAt, Instant updatedAt, Instant expiresAt, StoredResponse response) {
         this(scope, key, fingerprint, status, attempts, leaseExpiresAt, createdAt, updatedAt, expiresAt, response,
-                response == null ? null : response.status(), response == null ? -1 : response.bodyLength());
+                response == null ? null : response.status(), response == null ? -1 : response.bodyLength(),
+                Collections.<EffectMark>emptyList());
     }
 
     /** A key as a listing shows it: the stored response's status and size, not the response itself. */
     public static KeyRecord summary(String scope, String key, String fingerprint, KeyStatus status, int attempts, Instant leaseExpiresAt,
                                     Instant createdAt, Instant updatedAt, Instant expiresAt, Integer responseStatus, int responseBytes) {
         return new KeyRecord(scope, key, fingerprint, status, attempts, leaseExpiresAt, createdAt, updatedAt, expiresAt, null,
-                responseStatus, responseBytes);
+                responseStatus, responseBytes, Collections.<EffectMark>emptyList());
     }
 
     private KeyRecord(String scope, String key, String fingerprint, KeyStatus status, int attempts, Instant leaseExpiresAt,
                       Instant createdAt, Instant updatedAt, Instant expiresAt, StoredResponse response, Integer responseStatus,
-                      int responseBytes) {
+                      int responseBytes, List<EffectMark> effects) {
         this.scope = scope;
         this.key = key;
         this.fingerprint = fingerprint;
@@ -47,6 +51,7 @@ public final class KeyRecord {
         this.response = response;
         this.responseStatus = responseStatus;
         this.responseBytes = responseBytes;
+        this.effects = effects;
     }
 
     public String scope() { return scope; }
@@ -65,6 +70,18 @@ public final class KeyRecord {
     public Optional<Integer> responseStatus() { return Optional.ofNullable(responseStatus); }
     /** The stored body's size in bytes; -1 when no response is stored. */
     public int responseBytes() { return responseBytes; }
+
+    /**
+     * The effect marks its current owner left (why an unknown outcome is unknown, under
+     * {@link ExpiredLeasePolicy#TRANSACTION}), oldest first; empty in a listing.
+     */
+    public List<EffectMark> effects() { return effects; }
+
+    /** This record with its owner's effect marks. */
+    public KeyRecord withEffects(List<EffectMark> marks) {
+        return new KeyRecord(scope, key, fingerprint, status, attempts, leaseExpiresAt, createdAt, updatedAt, expiresAt,
+                response, responseStatus, responseBytes, Collections.unmodifiableList(new java.util.ArrayList<>(marks)));
+    }
 
     @Override
     public String toString() {

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 
-class H2StoreTest extends IdempotencyStoreContract {
+class H2StoreTest extends TransactionRecoveryContract {
     @TempDir
     static Path directory;
 

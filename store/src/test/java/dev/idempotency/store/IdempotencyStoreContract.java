@@ -75,6 +75,7 @@ abstract class IdempotencyStoreContract {
             s.execute("DROP TABLE IF EXISTS " + table);
             s.execute("DROP TABLE IF EXISTS " + table + "_schema");
             s.execute("DROP TABLE IF EXISTS " + table + "_secret");
+            s.execute("DROP TABLE IF EXISTS " + table + "_effects");
         }
     }
 
@@ -84,7 +85,7 @@ abstract class IdempotencyStoreContract {
 
     protected String table() { return table; }
 
-    private static StoredResponse response(int status, String body) {
+    static StoredResponse response(int status, String body) {
         return new StoredResponse(status, Arrays.asList(new Header("Content-Type", "text/plain; charset=UTF-8")),
                 body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
@@ -671,6 +672,9 @@ abstract class IdempotencyStoreContract {
             throw new AssertionError(e);
         }
     }
+
+    /** How many sessions wait for a lock another session holds, now. */
+    protected String lockWaitsQuery() { return "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL"; }
 
     /** The database's current time as SQL, matching how the store writes timestamps. */
     protected String databaseNow() { return "CURRENT_TIMESTAMP"; }

@@ -1,6 +1,7 @@
 package dev.idempotency.store.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.idempotency.store.EffectMark;
 import dev.idempotency.store.ExpiredLeasePolicy;
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.KeyQuery;
@@ -67,7 +68,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final GroupCommit<Candidate, FirstStep> reservations;
     /** Completions, shared likewise. */
     private final GroupCommit<Completion, Boolean> completions;
+    /** Effect marks the store writes itself, on its own connections. */
+    private final EffectMarks effectMarks;
     private volatile boolean schemaReady;
+    /** Whether the effect table exists to be purged (under {@link ExpiredLeasePolicy#TRANSACTION} it must). */
+    private final boolean markedEffects;
     private volatile byte[] installationSecret;
 
     private JdbcIdempotencyStore(StoreSettings settings) {
@@ -75,6 +80,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         this.dialect = Dialect.forUrl(settings.url());
         this.sql = new Sql(dialect, settings.table(), settings.batchSize(), settings.unknownRetention().toMillis(),
                 settings.lease().toMillis(), settings.ttl().toMillis());
+        this.effectMarks = EffectMarks.of(dialect, settings.table());
+        this.markedEffects = settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION;
         this.pool = ConnectionPool.open(settings, dialect);
         this.background = ConnectionPool.openBackground(settings, dialect, BACKGROUND_POOL_SIZE);
         int lanes = groupCommitLanes(settings.poolSize());
@@ -152,7 +159,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     }
                     continue;
                 case IN_FLIGHT: // past its lease
-                    if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY) {
+                    if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
+                        LeaseDecision decided = decideExpiredLease(c, sent, scope, key, state.ownerToken, owned, fingerprint);
+                        if (decided == LeaseDecision.TAKEN_OVER) return Reservation.reacquired(owned);
+                        if (decided == LeaseDecision.UNKNOWN) return Reservation.outcomeUnknown();
+                    } else if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY) {
                         if (write(c, sent, owned, sql.takeOverExpiredLease, token, leaseMillis(), ttlMillis(), scope, key,
                                 fingerprint, state.ownerToken)) {
                             return Reservation.reacquired(owned);
@@ -229,7 +240,17 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
+    public boolean recordEffect(OwnershipToken token, EffectMark.Kind kind, String detail) {
+        Objects.requireNonNull(token, "token");
+        Objects.requireNonNull(kind, "kind");
+        return withConnection("record an effect", c -> effectMarks.mark(c, token, kind, detail));
+    }
+
+    @Override
     public int sweepExpiredLeases() {
+        if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
+            return housekeeping("sweep expired leases", this::sweepByEffectMarks);
+        }
         String statement = settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY ? sql.sweepToRetryable : sql.sweepToUnknown;
         return housekeeping("sweep expired leases", c -> inBatches(c, statement, changed -> { }));
     }
@@ -237,7 +258,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public int purgeExpired(IntConsumer afterEachBatch) {
         Objects.requireNonNull(afterEachBatch, "afterEachBatch");
-        return housekeeping("purge expired keys", c -> inBatches(c, sql.purge, afterEachBatch) + inBatches(c, sql.purgeUnknown, afterEachBatch));
+        return housekeeping("purge expired keys", c -> {
+            int keys = inBatches(c, sql.purge, afterEachBatch) + inBatches(c, sql.purgeUnknown, afterEachBatch);
+            if (markedEffects) inBatches(c, sql.purgeEffects, marks -> { });
+            return keys;
+        });
     }
 
     @Override
@@ -275,7 +300,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         requireIdentity(scope, key);
         return withConnection("find", c -> {
             List<KeyRecord> records = query(c, sql.find, scope, key);
-            return records.isEmpty() ? Optional.<KeyRecord>empty() : Optional.of(records.get(0));
+            if (records.isEmpty()) return Optional.<KeyRecord>empty();
+            KeyRecord found = records.get(0);
+            return Optional.of(markedEffects ? found.withEffects(effectsOf(c, scope, key)) : found);
         });
     }
 
@@ -390,6 +417,91 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         } finally {
             background.close();
         }
+    }
+
+    // ---- expired leases decided by effect marks
+
+    private enum LeaseDecision { TAKEN_OVER, RETRYABLE, UNKNOWN, CHANGED }
+
+    /**
+     * Decides the expired lease of {@code ownerToken} on a key by its effect marks, in one transaction that locks the
+     * key's row before it reads them: an application transaction committing a mark holds a lock on that row, so its
+     * mark is either waited for and seen, or refused because the key moved on. Without marks the key goes to
+     * {@code takeOver} (when given) or becomes retryable; with any it becomes unknown, keeping its owner's token.
+     */
+    private LeaseDecision decideExpiredLease(Connection c, Sent sent, String scope, String key, String ownerToken,
+                                             OwnershipToken takeOver, String fingerprint) throws SQLException {
+        c.setAutoCommit(false);
+        boolean committed = false;
+        try {
+            try (PreparedStatement ps = prepare(c, sql.lockKey, scope, key); ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || !ownerToken.equals(rs.getString("owner_token")) || !"IN_FLIGHT".equals(rs.getString("status").trim())
+                        || rs.getInt("lease_over") != 1) {
+                    return LeaseDecision.CHANGED;
+                }
+            }
+            boolean marked;
+            try (PreparedStatement ps = prepare(c, sql.ownerMarks, scope, key, ownerToken); ResultSet rs = ps.executeQuery()) {
+                marked = rs.next();
+            }
+            LeaseDecision decision;
+            if (marked) {
+                decision = update(c, sql.markUnknown, scope, key, ownerToken) == 1 ? LeaseDecision.UNKNOWN : LeaseDecision.CHANGED;
+            } else if (takeOver != null) {
+                decision = write(c, sent, takeOver, sql.takeOverExpiredLease, takeOver.token(), leaseMillis(), ttlMillis(), scope, key,
+                        fingerprint, ownerToken) ? LeaseDecision.TAKEN_OVER : LeaseDecision.CHANGED;
+            } else {
+                decision = update(c, sql.releaseAfterCrash, scope, key, ownerToken) == 1 ? LeaseDecision.RETRYABLE : LeaseDecision.CHANGED;
+            }
+            c.commit();
+            committed = true;
+            return decision;
+        } finally {
+            if (!committed) rollbackQuietly(c);
+            c.setAutoCommit(true);
+        }
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException ignored) {
+            // the connection is broken; the pool discards it and the database ends the transaction
+        }
+    }
+
+    /** The sweep under {@link ExpiredLeasePolicy#TRANSACTION}: each expired key decided alone, in batches. */
+    private int sweepByEffectMarks(Connection c) throws SQLException {
+        int changed = 0;
+        while (true) {
+            List<String[]> expired = new ArrayList<>();
+            try (PreparedStatement ps = prepare(c, sql.expiredLeases, settings.batchSize()); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) expired.add(new String[] {rs.getString("scope"), rs.getString("idem_key"), rs.getString("owner_token")});
+            }
+            int decided = 0;
+            for (String[] k : expired) {
+                if (decideExpiredLease(c, new Sent(), k[0], k[1], k[2], null, null) != LeaseDecision.CHANGED) decided++;
+            }
+            changed += decided;
+            // A batch whose keys all changed under us (renewed, completed) ends the sweep: the next one looks again.
+            if (expired.size() < settings.batchSize() || decided == 0) return changed;
+        }
+    }
+
+    private List<EffectMark> effectsOf(Connection c, String scope, String key) throws SQLException {
+        List<EffectMark> marks = new ArrayList<>();
+        try (PreparedStatement ps = prepare(c, sql.effectsOf, scope, key); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                EffectMark.Kind kind;
+                try {
+                    kind = EffectMark.Kind.valueOf(rs.getString("kind").trim());
+                } catch (IllegalArgumentException newer) {
+                    kind = EffectMark.Kind.UNWATCHED; // written by a newer release: still a mark
+                }
+                marks.add(new EffectMark(kind, rs.getString("detail"), dialect.readInstant(rs, "marked_at")));
+            }
+        }
+        return marks;
     }
 
     // ---- statements
@@ -878,7 +990,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private synchronized void ensureSchema(Connection c) throws SQLException {
         if (schemaReady) return;
-        SchemaManager.apply(c, dialect, settings.table(), settings.schemaMode());
+        SchemaManager.apply(c, dialect, settings.table(), settings.schemaMode(), markedEffects);
         schemaReady = true;
     }
 

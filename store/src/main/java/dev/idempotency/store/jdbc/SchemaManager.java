@@ -65,10 +65,24 @@ public final class SchemaManager {
         return statements;
     }
 
-    static void apply(Connection connection, Dialect dialect, String table, SchemaMode mode) throws SQLException {
+    /** Creates or validates per {@code mode}; {@code effects}: the effect table must be usable too. */
+    static void apply(Connection connection, Dialect dialect, String table, SchemaMode mode, boolean effects) throws SQLException {
         if (mode == SchemaMode.NONE) return;
         if (mode == SchemaMode.CREATE) create(connection, dialect, table);
         validate(connection, dialect, table);
+        if (effects) validateEffects(connection, dialect, table);
+    }
+
+    private static void validateEffects(Connection connection, Dialect dialect, String table) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT scope, idem_key, owner_token, mark_id, kind, detail, marked_at FROM "
+                     + table + "_effects WHERE 1 = 0")) {
+            rs.next();
+        } catch (SQLException e) {
+            if (isConnectionProblem(e)) throw e;
+            throw new StoreConfigurationException("effect table '" + table + "_effects', which on-expired-lease=transaction needs, "
+                    + "is not usable: " + e.getMessage() + "; create it with " + ddlResource(dialect) + " (or use schema mode create)", e);
+        }
     }
 
     private static final int CREATE_ATTEMPTS = 3;

@@ -30,6 +30,12 @@ final class Sql {
     final String resolveForRetry;
     final String resolveAsCompleted;
     final String delete;
+    final String lockKey;
+    final String ownerMarks;
+    final String expiredLeases;
+    final String releaseAfterCrash;
+    final String effectsOf;
+    final String purgeEffects;
     private final String renewPrefix;
     private final Dialect dialect;
     private final String table;
@@ -106,6 +112,24 @@ final class Sql {
         resolveAsCompleted = "UPDATE " + table + " SET status = 'COMPLETED', response_status = ?, response_headers = ?, "
                 + "response_body = ?, lease_expires_at = NULL, updated_at = " + now + ", expires_at = " + plus + byId + outcomeUnknown;
         delete = "DELETE FROM " + table + byId + " AND NOT (status = 'IN_FLIGHT' AND lease_expires_at > " + now + ")";
+        // Effect marks decide an expired lease inside one transaction: the key's row is locked first, so a mark that an
+        // application transaction is committing (it holds a lock on that row) is waited for and then read.
+        String effects = table + "_effects";
+        lockKey = "SELECT owner_token, status, CASE WHEN lease_expires_at <= " + now + " THEN 1 ELSE 0 END AS lease_over FROM "
+                + table + byId + " FOR UPDATE";
+        ownerMarks = "SELECT kind FROM " + effects + byId + " AND owner_token = ?" + d.shareLockClause();
+        expiredLeases = "SELECT scope, idem_key, owner_token FROM " + table + " WHERE " + expiredLease
+                + " ORDER BY lease_expires_at" + d.limitParameter();
+        releaseAfterCrash = "UPDATE " + table + " SET status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = "
+                + now + byId + " AND status = 'IN_FLIGHT' AND owner_token = ? AND lease_expires_at <= " + now;
+        effectsOf = "SELECT m.kind, m.detail, m.marked_at FROM " + effects + " m JOIN " + table + " k ON k.scope = m.scope"
+                + " AND k.idem_key = m.idem_key AND k.owner_token = m.owner_token WHERE m.scope = ? AND m.idem_key = ?"
+                + " ORDER BY m.marked_at, m.mark_id";
+        // Marks matter while their owner holds the key in flight or unknown. A young mark is kept whatever the key
+        // shows: a statement that read the keys before the mark's key was reserved must not take it.
+        purgeEffects = d.limitedDelete(effects, "owner_token NOT IN (SELECT owner_token FROM " + table
+                + " WHERE status IN ('IN_FLIGHT', 'UNKNOWN') AND owner_token IS NOT NULL) AND marked_at <= "
+                + d.nowPlusMillis(-leaseMillis), batchSize);
     }
 
     /** The select of an operator's query: each filter present adds one {@code ?} parameter, in this order, then the limit. */

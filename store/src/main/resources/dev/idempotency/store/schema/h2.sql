@@ -27,6 +27,19 @@ CREATE TABLE IF NOT EXISTS ${table}_secret (
     secret     BINARY VARYING(64) NOT NULL,
     created_at TIMESTAMP WITH TIME ZONE DEFAULT CURRENT_TIMESTAMP NOT NULL
 );
+-- Effect marks (idempotency.on-expired-lease=transaction): written for a key's owner inside the application's own
+-- transactions, or before an effect that cannot be made atomic. After a crash, an owner without marks ran nothing that
+-- lasted.
+CREATE TABLE IF NOT EXISTS ${table}_effects (
+    scope       VARCHAR(255) NOT NULL,
+    idem_key    VARCHAR(255) NOT NULL,
+    owner_token VARCHAR(36)  NOT NULL,
+    mark_id     VARCHAR(36)  NOT NULL,
+    kind        VARCHAR(16)  NOT NULL,
+    detail      VARCHAR(255) NOT NULL,
+    marked_at   TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (scope, idem_key, owner_token, mark_id)
+);
 CREATE TABLE IF NOT EXISTS ${table}_schema (
     version      INTEGER NOT NULL PRIMARY KEY,
     installed_at TIMESTAMP WITH TIME ZONE DEFAULT CURRENT_TIMESTAMP NOT NULL

@@ -29,6 +29,20 @@ CREATE TABLE IF NOT EXISTS ${table}_secret (
     secret     VARBINARY(64) NOT NULL,
     created_at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
 ) ENGINE = InnoDB;
+-- Effect marks (idempotency.on-expired-lease=transaction): written for a key's owner inside the application's own
+-- transactions, or before an effect that cannot be made atomic. After a crash, an owner without marks ran nothing that
+-- lasted. The application's database user needs SELECT on ${table} and INSERT on this table.
+CREATE TABLE IF NOT EXISTS ${table}_effects (
+    scope       VARBINARY(1020) NOT NULL,
+    idem_key    VARBINARY(1020) NOT NULL,
+    owner_token VARBINARY(36)   NOT NULL,
+    mark_id     VARBINARY(36)   NOT NULL,
+    kind        VARBINARY(16)   NOT NULL,
+    detail      VARCHAR(255) CHARACTER SET utf8mb4 NOT NULL,
+    marked_at   DATETIME(3) NOT NULL,
+    PRIMARY KEY (scope, idem_key, owner_token, mark_id),
+    INDEX ${name}_effects_token_idx (owner_token)
+) ENGINE = InnoDB;
 CREATE TABLE IF NOT EXISTS ${table}_schema (
     version      INT NOT NULL PRIMARY KEY,
     installed_at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)

@@ -31,6 +31,19 @@ CREATE TABLE IF NOT EXISTS ${table}_secret (
     secret     BYTEA NOT NULL,
     created_at TIMESTAMPTZ DEFAULT CURRENT_TIMESTAMP NOT NULL
 );
+-- Effect marks (idempotency.on-expired-lease=transaction): written for a key's owner inside the application's own
+-- transactions, or before an effect that cannot be made atomic. After a crash, an owner without marks ran nothing that
+-- lasted. The application's database user needs SELECT on ${table} and INSERT on this table.
+CREATE TABLE IF NOT EXISTS ${table}_effects (
+    scope       VARCHAR(255) NOT NULL,
+    idem_key    VARCHAR(255) NOT NULL,
+    owner_token VARCHAR(36)  NOT NULL,
+    mark_id     VARCHAR(36)  NOT NULL,
+    kind        VARCHAR(16)  NOT NULL,
+    detail      VARCHAR(255) NOT NULL,
+    marked_at   TIMESTAMPTZ  NOT NULL,
+    PRIMARY KEY (scope, idem_key, owner_token, mark_id)
+);
 CREATE TABLE IF NOT EXISTS ${table}_schema (
     version      INTEGER     NOT NULL PRIMARY KEY,
     installed_at TIMESTAMPTZ NOT NULL DEFAULT CURRENT_TIMESTAMP

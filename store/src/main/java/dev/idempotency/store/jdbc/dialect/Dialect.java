@@ -89,6 +89,17 @@ public abstract class Dialect {
     /** A delete of at most {@code limit} rows matching {@code where}. */
     public abstract String limitedDelete(String table, String where, int limit);
 
+    /**
+     * Clause that makes a select lock the rows it reads against updates until its transaction ends, reading their
+     * latest committed version: where {@code FOR SHARE} exists, shared.
+     */
+    public String shareLockClause() {
+        return " FOR SHARE";
+    }
+
+    /** The schema unqualified table names resolve to on a connection, as an SQL expression. */
+    public abstract String currentSchema();
+
     /** Clause appended to an ordered select to return at most one {@code ?} parameter's rows. */
     public String limitParameter() {
         return " FETCH FIRST ? ROWS ONLY";

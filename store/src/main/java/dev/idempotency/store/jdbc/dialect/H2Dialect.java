@@ -61,4 +61,9 @@ final class H2Dialect extends Dialect {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
     }
+
+    @Override public String currentSchema() { return "CURRENT_SCHEMA"; }
+
+    // H2 has no shared row lock.
+    @Override public String shareLockClause() { return " FOR UPDATE"; }
 }

@@ -127,4 +127,9 @@ final class MySqlDialect extends Dialect {
         LocalDateTime value = rs.getObject(column, LocalDateTime.class);
         return value == null ? null : value.toInstant(ZoneOffset.UTC);
     }
+
+    @Override public String currentSchema() { return "DATABASE()"; }
+
+    // MariaDB and MySQL 5.7 know only this spelling of a shared row lock.
+    @Override public String shareLockClause() { return " LOCK IN SHARE MODE"; }
 }

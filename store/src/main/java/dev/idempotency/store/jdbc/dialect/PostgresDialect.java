@@ -72,4 +72,6 @@ final class PostgresDialect extends Dialect {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
     }
+
+    @Override public String currentSchema() { return "current_schema()"; }
 }

@@ -45,6 +45,9 @@ class LeaseHeartbeatTest {
         }
 
         @Override
+        public boolean recordEffect(OwnershipToken token, dev.idempotency.store.EffectMark.Kind kind, String detail) { return false; }
+
+        @Override
         public boolean release(OwnershipToken token) {
             if (releaseCalls.incrementAndGet() == 1) throw new StoreUnavailableException("simulated outage", null);
             released.add(token);
