@@ -5,6 +5,8 @@ import dev.idempotency.agent.bootstrap.bridge.ServletBridge;
 import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.config.ConfigException;
 import dev.idempotency.agent.core.config.AttachArguments;
+import dev.idempotency.agent.core.effects.EffectTransformer;
+import dev.idempotency.agent.core.effects.EffectWatch;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
 import dev.idempotency.agent.core.gate.JaxrsCoverage;
 import dev.idempotency.agent.core.jaxrs.IdempotentJaxrsHandler;
@@ -14,6 +16,7 @@ import dev.idempotency.agent.core.servlet.RequestsBeforeAttach;
 import dev.idempotency.agent.core.store.StoreLifecycle;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
 import dev.idempotency.agent.core.telemetry.Telemetry;
+import dev.idempotency.store.ExpiredLeasePolicy;
 
 import java.io.File;
 import java.lang.instrument.Instrumentation;
@@ -58,6 +61,11 @@ public final class AgentInstaller {
         RequestsBeforeAttach beforeAttach = new RequestsBeforeAttach();
         ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage, beforeAttach, firstRequest));
         JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage, firstRequest));
+        if (config.store.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
+            // the application's commits decide what a crash means: its JDBC drivers and HTTP clients get hooks
+            EffectWatch.install();
+            EffectTransformer.register(instrumentation);
+        }
         String running = "running " + version();
         if (attached) {
             beforeAttach.attaching();

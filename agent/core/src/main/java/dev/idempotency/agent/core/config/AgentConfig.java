@@ -53,6 +53,7 @@ public final class AgentConfig {
         d.put("idempotency.failure-mode", "closed");
         d.put("idempotency.lease", "30s");
         d.put("idempotency.on-expired-lease", "reconcile");
+        d.put("idempotency.recovery", null); // another name of on-expired-lease: recovery=transaction reads naturally
         d.put("idempotency.ttl", "24h");
         d.put("idempotency.unknown-retention", "30d");
         d.put("idempotency.sweep-interval", "1m");
@@ -144,7 +145,15 @@ public final class AgentConfig {
         storeServerErrors = read("idempotency.store-server-errors", ValueParsers::bool, "true or false");
         failureMode = read("idempotency.failure-mode", v -> enumValue(FailureMode.class, v), "closed or open");
         Duration lease = read("idempotency.lease", v -> durationIn(v, Duration.ofSeconds(1), StoreSettings.MAX_LEASE), ValueParsers.DURATION_FORMAT + ", from 1s to 1h");
-        ExpiredLeasePolicy onExpired = read("idempotency.on-expired-lease", v -> enumValue(ExpiredLeasePolicy.class, v), "reconcile or retry");
+        ExpiredLeasePolicy onExpired = read("idempotency.on-expired-lease", v -> enumValue(ExpiredLeasePolicy.class, v), "reconcile, retry or transaction");
+        ExpiredLeasePolicy recovery = read("idempotency.recovery", v -> enumValue(ExpiredLeasePolicy.class, v), "reconcile, retry or transaction");
+        if (recovery != null) {
+            if (source.get("idempotency.on-expired-lease") != null && onExpired != null && onExpired != recovery) {
+                errors.add("settings 'idempotency.recovery' (" + lower(recovery) + ") and 'idempotency.on-expired-lease' ("
+                        + lower(onExpired) + ") are the same setting and disagree; set one of them");
+            }
+            onExpired = recovery;
+        }
         Duration ttl = read("idempotency.ttl", v -> durationIn(v, Duration.ofSeconds(1), StoreSettings.MAX_TTL), ValueParsers.DURATION_FORMAT + ", from 1s to 365d");
         Duration unknownRetention = read("idempotency.unknown-retention", v -> durationIn(v, StoreSettings.MIN_UNKNOWN_RETENTION, StoreSettings.MAX_UNKNOWN_RETENTION),
                 ValueParsers.DURATION_FORMAT + ", from 1h to 3650d");

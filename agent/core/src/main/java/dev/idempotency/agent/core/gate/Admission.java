@@ -1,10 +1,12 @@
 package dev.idempotency.agent.core.gate;
 
 import dev.idempotency.agent.core.config.AgentConfig;
+import dev.idempotency.agent.core.effects.RequestEffects;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
 import dev.idempotency.agent.core.protocol.ReplayHeaders;
 import dev.idempotency.agent.core.store.LeaseHeartbeat;
+import dev.idempotency.store.ExpiredLeasePolicy;
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.StoreException;
@@ -47,6 +49,8 @@ public final class Admission {
     private final AgentMetrics metrics;
     /** Told that this request holds its key, and once it has written its end: duplicates waiting for it look again. */
     private final InFlightWaits waits;
+    /** The effects watched while the application runs, under on-expired-lease=transaction; null otherwise. */
+    private final RequestEffects effects;
 
     Admission(IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
               boolean personalScope, AgentMetrics metrics, InFlightWaits waits) {
@@ -60,6 +64,8 @@ public final class Admission {
         this.config = config;
         this.personalScope = personalScope;
         heartbeat.register(token);
+        this.effects = config.store.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION
+                ? RequestEffects.watch(store, token, config.store.table(), description) : null;
     }
 
     public String description() { return description; }
@@ -69,6 +75,7 @@ public final class Admission {
     /** Ends the admission once; false when it had already ended. */
     public boolean end() {
         if (!ended.compareAndSet(false, true)) return false;
+        if (effects != null) effects.close();
         heartbeat.unregister(token);
         notHeldHere();
         return true;
@@ -161,8 +168,28 @@ public final class Admission {
         return Conclusion.NOT_RECORDED;
     }
 
-    /** Gives the key up without a result: the next request with it runs the application again. */
+    /**
+     * The request goes on on threads the agent does not watch (an asynchronous cycle): under on-expired-lease=transaction
+     * its key is marked so, and a crash leaves it unknown rather than run again. Called on the request's own thread.
+     */
+    public void continuesOffThread() {
+        if (effects != null) effects.continuesUnwatched("asynchronous processing on threads the agent does not watch");
+    }
+
+    /**
+     * Gives the key up without a result: the next request with it runs the application again. Under
+     * on-expired-lease=transaction a request that left effect marks keeps its key instead: its work may have happened,
+     * so the key becomes outcome unknown when its lease runs out (its heartbeat stopped at its end).
+     */
     public void release(String why) {
+        if (effects != null && effects.marked()) {
+            metrics.completed(AgentMetrics.Completion.NOT_RECORDED);
+            waits.ended(token.scope(), token.key());
+            AgentLog.warn(description + ": failed (" + why + ") after its work may have taken effect (it committed or called out);"
+                    + " the key is not released, so that a retry cannot do the work twice: it becomes outcome unknown when its lease"
+                    + " runs out, for an operator to resolve");
+            return;
+        }
         metrics.completed(AgentMetrics.Completion.RELEASED);
         heartbeat.recordingStarted();
         try {

@@ -4,6 +4,7 @@ import dev.idempotency.agent.bootstrap.bridge.AsyncEnd;
 import dev.idempotency.agent.bootstrap.bridge.ResponseCapture;
 import dev.idempotency.agent.bootstrap.bridge.ServletAccessor;
 import dev.idempotency.agent.bootstrap.bridge.ServletExchange;
+import dev.idempotency.agent.core.effects.RequestEffects;
 import dev.idempotency.agent.core.gate.Admission;
 import dev.idempotency.agent.core.gate.Answer;
 import dev.idempotency.agent.core.gate.BoundedResponseBody;
@@ -82,8 +83,11 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
 
     /** The servlet returned or threw: finish now, or when its asynchronous cycle ends. */
     void serviceExited(Object currentRequest, Throwable thrown) {
+        RequestEffects.unwatchCurrentThread(); // this thread may serve other requests next
         if (abandoned) return; // only the application's own late complete() may end an abandoned request
         if (thrown == null && http.isAsyncStarted(currentRequest)) {
+            Admission running = admission;
+            if (running != null) running.continuesOffThread();
             http.setAttribute(currentRequest, IdempotentServletHandler.PENDING_ATTRIBUTE, this);
             http.onAsyncEnd(currentRequest, this);
             return;

@@ -190,4 +190,21 @@ class AgentConfigTest {
         AgentConfig c = load(props("idempotency.leases", "5s", "idempotency.lease", "5s"), Collections.emptyMap());
         assertEquals("[idempotency.leases]", c.unknownSettings().toString());
     }
+
+    @Test
+    void transactionRecoveryIsChosenUnderEitherName() {
+        assertEquals(ExpiredLeasePolicy.TRANSACTION,
+                load(props("idempotency.on-expired-lease", "transaction"), Collections.emptyMap()).store.expiredLeasePolicy());
+        assertEquals(ExpiredLeasePolicy.TRANSACTION,
+                load(props("idempotency.recovery", "transaction"), Collections.emptyMap()).store.expiredLeasePolicy());
+        assertEquals(ExpiredLeasePolicy.TRANSACTION, load(new Properties(), Collections.singletonMap("IDEMPOTENCY_RECOVERY", "transaction"))
+                .store.expiredLeasePolicy());
+        assertEquals(ExpiredLeasePolicy.TRANSACTION, load(props("idempotency.recovery", "transaction", "idempotency.on-expired-lease",
+                "transaction"), Collections.emptyMap()).store.expiredLeasePolicy());
+        ConfigException both = assertThrows(ConfigException.class, () -> load(props("idempotency.recovery", "transaction",
+                "idempotency.on-expired-lease", "retry"), Collections.emptyMap()));
+        assertTrue(both.getMessage().contains("'idempotency.recovery' (transaction) and 'idempotency.on-expired-lease' (retry)"), both.getMessage());
+        ConfigException bad = assertThrows(ConfigException.class, () -> load(props("idempotency.recovery", "undo"), Collections.emptyMap()));
+        assertTrue(bad.getMessage().contains("expected reconcile, retry or transaction"), bad.getMessage());
+    }
 }

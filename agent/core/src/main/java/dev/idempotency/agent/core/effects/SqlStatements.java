@@ -1,0 +1,75 @@
+package dev.idempotency.agent.core.effects;
+
+import java.util.Locale;
+
+/**
+ * What an SQL statement does to the database, from its text: enough to tell reads (no mark needed) from writes, and to
+ * see transaction control written as SQL. Anything not recognised as a read counts as a write.
+ */
+final class SqlStatements {
+
+    enum Kind { READ, WRITE, COMMIT, ROLLBACK }
+
+    private SqlStatements() {
+    }
+
+    static Kind kindOf(String sql) {
+        if (sql == null) return Kind.WRITE;
+        int start = skipNoise(sql, 0);
+        int end = start;
+        while (end < sql.length() && Character.isLetter(sql.charAt(end))) end++;
+        String keyword = sql.substring(start, end).toUpperCase(Locale.ROOT);
+        switch (keyword) {
+            case "SELECT":
+                // SELECT ... INTO a new table writes (PostgreSQL, H2); a variable target (MySQL's INTO @v) is a
+                // read, but telling them apart is not worth a wrong guess
+                return mentions(sql, end, "INTO") ? Kind.WRITE : Kind.READ;
+            case "SET": // SET autocommit = 1 commits an open transaction (MySQL, MariaDB)
+                return mentions(sql, end, "AUTOCOMMIT") ? Kind.COMMIT : Kind.READ;
+            case "SHOW": case "EXPLAIN": case "DESCRIBE": case "DESC": case "VALUES": case "TABLE":
+            case "BEGIN": case "START": case "SAVEPOINT": case "RELEASE":
+                return Kind.READ;
+            case "WITH": // a data-modifying WITH (PostgreSQL) writes
+                return mentions(sql, end, "INSERT") || mentions(sql, end, "UPDATE") || mentions(sql, end, "DELETE")
+                        || mentions(sql, end, "MERGE") ? Kind.WRITE : Kind.READ;
+            case "COMMIT": case "END":
+                return Kind.COMMIT;
+            case "ROLLBACK":
+                return mentions(sql, end, "TO") ? Kind.READ : Kind.ROLLBACK; // ROLLBACK TO SAVEPOINT keeps earlier writes
+            default:
+                return Kind.WRITE;
+        }
+    }
+
+    /** Whitespace, comments and opening parentheses before the first keyword. */
+    private static int skipNoise(String sql, int from) {
+        int i = from;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c) || c == '(') {
+                i++;
+            } else if (sql.startsWith("--", i)) {
+                int eol = sql.indexOf('\n', i);
+                i = eol < 0 ? sql.length() : eol + 1;
+            } else if (sql.startsWith("/*", i)) {
+                int close = sql.indexOf("*/", i + 2);
+                i = close < 0 ? sql.length() : close + 2;
+            } else {
+                return i;
+            }
+        }
+        return i;
+    }
+
+    /** Whether a word occurs as a whole word after {@code from}, in any case (inside a literal too: erring on writes). */
+    private static boolean mentions(String sql, int from, String word) {
+        String upper = sql.toUpperCase(Locale.ROOT);
+        for (int i = upper.indexOf(word, from); i >= 0; i = upper.indexOf(word, i + 1)) {
+            boolean before = i == 0 || !Character.isLetterOrDigit(upper.charAt(i - 1)) && upper.charAt(i - 1) != '_';
+            int after = i + word.length();
+            boolean behind = after >= upper.length() || !Character.isLetterOrDigit(upper.charAt(after)) && upper.charAt(after) != '_';
+            if (before && behind) return true;
+        }
+        return false;
+    }
+}

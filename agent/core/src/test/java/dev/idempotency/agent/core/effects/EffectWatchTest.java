@@ -1,0 +1,315 @@
+package dev.idempotency.agent.core.effects;
+
+import dev.idempotency.agent.bootstrap.bridge.EffectBridge;
+import dev.idempotency.store.EffectMark;
+import dev.idempotency.store.ExpiredLeasePolicy;
+import dev.idempotency.store.KeyRecord;
+import dev.idempotency.store.KeyStatus;
+import dev.idempotency.store.Reservation;
+import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+import dev.idempotency.store.testing.Await;
+import dev.idempotency.store.testing.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The effect hooks in the real JDBC drivers (woven as the transformer weaves them, in a class loader of their own) on
+ * the real databases: what a keyed request's own transactions leave behind decides what its key means after a crash.
+ * The "crash" is a request that never completes: its lease runs out.
+ */
+class EffectWatchTest {
+    private static final Duration LEASE = Duration.ofMillis(400);
+    @TempDir
+    static Path directory;
+    private static final List<URLClassLoader> LOADERS = new ArrayList<>();
+
+    private final List<JdbcIdempotencyStore> stores = new ArrayList<>();
+    private final String table = "fx_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+
+    /** Database name, the store's URL, user, password, and the woven driver class. */
+    static Stream<Arguments> databases() {
+        TestDatabase postgres = TestDatabase.postgres();
+        TestDatabase mariadb = TestDatabase.mariadb();
+        return Stream.of(
+                Arguments.of("h2", "jdbc:h2:file:" + directory.resolve("fx").toAbsolutePath() + ";AUTO_SERVER=TRUE;LOCK_TIMEOUT=10000", "sa", "", "org.h2.Driver"),
+                Arguments.of("postgresql", postgres.url, postgres.user, postgres.password, "org.postgresql.Driver"),
+                Arguments.of("mariadb", mariadb.url, mariadb.user, mariadb.password, "org.mariadb.jdbc.Driver"));
+    }
+
+    @BeforeAll
+    static void watch() {
+        EffectWatch.install();
+    }
+
+    @AfterAll
+    static void unwatch() throws IOException {
+        EffectBridge.install(null);
+        for (URLClassLoader loader : LOADERS) loader.close();
+    }
+
+    @AfterEach
+    void closeStores() {
+        RequestEffects.unwatchCurrentThread();
+        stores.forEach(JdbcIdempotencyStore::close);
+    }
+
+    private JdbcIdempotencyStore store(String url, String user, String password) {
+        JdbcIdempotencyStore store = JdbcIdempotencyStore.open(StoreSettings.builder().url(url).user(user).password(password).table(table)
+                .lease(LEASE).expiredLeasePolicy(ExpiredLeasePolicy.TRANSACTION).connectTimeout(Duration.ofSeconds(15)).build());
+        stores.add(store);
+        store.checkSchema();
+        return store;
+    }
+
+    /** A connection from the woven driver, as the application would get it. */
+    private static Connection applicationConnection(String driverClass, String url, String user, String password) throws Exception {
+        Driver driver = (Driver) wovenDriverLoader(driverClass).loadClass(driverClass).getConstructor().newInstance();
+        Properties properties = new Properties();
+        if (user != null) properties.setProperty("user", user);
+        if (password != null) properties.setProperty("password", password);
+        Connection connection = driver.connect(url, properties);
+        assertTrue(connection.getClass().getClassLoader() instanceof WovenDriverLoader, "the connection is the woven driver's");
+        return connection;
+    }
+
+    private void createOrders(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + table + "_orders (id VARCHAR(64) PRIMARY KEY)");
+        }
+    }
+
+    private static void insertOrder(Connection c, String table, String id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + "_orders (id) VALUES (?)")) {
+            ps.setString(1, id);
+            ps.executeUpdate();
+        }
+    }
+
+    private long orders(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table + "_orders")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** What a retry finds once the lease of a request that never completed ran out. */
+    private static Reservation.Outcome afterCrash(JdbcIdempotencyStore store, String key) {
+        return Await.until("the lease to run out", Duration.ofSeconds(10), () -> store.reserve("t", key, "fp").outcome(),
+                o -> o != Reservation.Outcome.IN_FLIGHT);
+    }
+
+    private static RequestEffects request(JdbcIdempotencyStore store, Reservation reservation, String table) {
+        return RequestEffects.watch(store, reservation.token(), table, "test request " + reservation.token().key());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aCommittedTransactionLeavesItsMarkInsideItAndTheKeyBecomesUnknown(String name, String url, String user, String password,
+                                                                           String driver) throws Exception {
+        JdbcIdempotencyStore store = store(url, user, password);
+        try (Connection c = applicationConnection(driver, url, user, password)) {
+            createOrders(c);
+            Reservation owned = store.reserve("t", "committed", "fp");
+            RequestEffects effects = request(store, owned, table);
+            c.setAutoCommit(false);
+            insertOrder(c, table, "order-1");
+            c.commit();
+            c.setAutoCommit(true);
+            effects.close();
+            assertTrue(effects.marked());
+            assertEquals(Reservation.Outcome.OUTCOME_UNKNOWN, afterCrash(store, "committed"));
+            KeyRecord record = store.find("t", "committed").get();
+            assertEquals(EffectMark.Kind.COMMIT, record.effects().get(0).kind(), record.effects().toString());
+            assertEquals(1, orders(c));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aRolledBackTransactionAndReadsLeaveNothingAndTheKeyRunsAgain(String name, String url, String user, String password,
+                                                                      String driver) throws Exception {
+        JdbcIdempotencyStore store = store(url, user, password);
+        try (Connection c = applicationConnection(driver, url, user, password)) {
+            createOrders(c);
+            Reservation owned = store.reserve("t", "rolled-back", "fp");
+            RequestEffects effects = request(store, owned, table);
+            c.setAutoCommit(false);
+            insertOrder(c, table, "order-1");
+            c.rollback();
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table + "_orders"); ResultSet rs = ps.executeQuery()) {
+                rs.next();
+            }
+            c.commit(); // a read-only transaction
+            c.setAutoCommit(true);
+            assertEquals(0, orders(c)); // an autocommit read
+            effects.close();
+            assertEquals(false, effects.marked());
+            assertEquals(Reservation.Outcome.REACQUIRED, afterCrash(store, "rolled-back"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void anAutocommitWriteIsMarkedBeforeItRuns(String name, String url, String user, String password, String driver) throws Exception {
+        JdbcIdempotencyStore store = store(url, user, password);
+        try (Connection c = applicationConnection(driver, url, user, password)) {
+            createOrders(c);
+            Reservation owned = store.reserve("t", "autocommit", "fp");
+            RequestEffects effects = request(store, owned, table);
+            insertOrder(c, table, "order-1");
+            effects.close();
+            assertEquals(Reservation.Outcome.OUTCOME_UNKNOWN, afterCrash(store, "autocommit"));
+            assertEquals(EffectMark.Kind.WRITE, store.find("t", "autocommit").get().effects().get(0).kind());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aRequestThatLostItsKeyCannotCommit(String name, String url, String user, String password, String driver) throws Exception {
+        JdbcIdempotencyStore store = store(url, user, password);
+        try (Connection c = applicationConnection(driver, url, user, password)) {
+            createOrders(c);
+            Reservation owned = store.reserve("t", "lost", "fp");
+            RequestEffects effects = request(store, owned, table);
+            c.setAutoCommit(false);
+            insertOrder(c, table, "zombie-order");
+            // The request stalls past its lease; a retry runs the work and takes the key over (the store's own
+            // connections are not the woven driver's: nothing of this is watched).
+            assertEquals(Reservation.Outcome.REACQUIRED, afterCrash(store, "lost"));
+            SQLException refused = assertThrows(SQLException.class, c::commit);
+            assertTrue(refused.getMessage().contains("no longer owns its idempotency key"), refused.getMessage());
+            c.rollback();
+            c.setAutoCommit(true);
+            effects.close();
+            assertEquals(0, orders(c), "the stalled request's work never committed");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aWriteToAnotherDatabaseIsMarkedThroughTheStoreBeforeItRuns(String name, String url, String user, String password,
+                                                                    String driver) throws Exception {
+        JdbcIdempotencyStore store = store(url, user, password);
+        String elsewhere = "jdbc:h2:mem:elsewhere-" + table + ";DB_CLOSE_DELAY=-1";
+        try (Connection other = applicationConnection("org.h2.Driver", elsewhere, "sa", "")) {
+            createOrders(other);
+            Reservation owned = store.reserve("t", "elsewhere", "fp");
+            RequestEffects effects = request(store, owned, table);
+            other.setAutoCommit(false);
+            insertOrder(other, table, "order-1");
+            other.commit();
+            effects.close();
+            assertEquals(Reservation.Outcome.OUTCOME_UNKNOWN, afterCrash(store, "elsewhere"));
+            EffectMark mark = store.find("t", "elsewhere").get().effects().get(0);
+            assertEquals(EffectMark.Kind.EXTERNAL, mark.kind());
+            assertTrue(mark.detail().startsWith("JDBC write to jdbc:h2:mem:elsewhere-"), mark.detail());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void connectionsOfThreadsWithoutAKeyedRequestAreLeftAlone(String name, String url, String user, String password,
+                                                              String driver) throws Exception {
+        JdbcIdempotencyStore store = store(url, user, password);
+        try (Connection c = applicationConnection(driver, url, user, password)) {
+            createOrders(c);
+            Reservation owned = store.reserve("t", "elsewhere-thread", "fp");
+            RequestEffects effects = request(store, owned, table);
+            Thread other = new Thread(() -> {
+                try (Connection d = applicationConnection(driver, url, user, password)) {
+                    d.setAutoCommit(false);
+                    insertOrder(d, table, "not-the-request");
+                    d.commit();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            other.start();
+            other.join();
+            effects.close();
+            assertEquals(1, orders(c));
+            assertEquals(false, effects.marked());
+            assertEquals(KeyStatus.IN_FLIGHT, store.find("t", "elsewhere-thread").get().status());
+            assertTrue(store.find("t", "elsewhere-thread").get().effects().isEmpty());
+        }
+    }
+
+    // ---- the drivers, woven
+
+    private static ClassLoader wovenDriverLoader(String driverClass) throws Exception {
+        synchronized (LOADERS) {
+            for (URLClassLoader loader : LOADERS) {
+                if (((WovenDriverLoader) loader).driverClass.equals(driverClass)) return loader;
+            }
+            URL jar = Class.forName(driverClass).getProtectionDomain().getCodeSource().getLocation();
+            WovenDriverLoader loader = new WovenDriverLoader(jar, driverClass);
+            LOADERS.add(loader);
+            return loader;
+        }
+    }
+
+    /** Child-first over one driver jar: its classes are defined here, the hooked ones woven as the transformer does. */
+    private static final class WovenDriverLoader extends URLClassLoader {
+        final String driverClass;
+
+        WovenDriverLoader(URL jar, String driverClass) {
+            super(new URL[] {jar}, EffectWatchTest.class.getClassLoader());
+            this.driverClass = driverClass;
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> loaded = findLoadedClass(name);
+                if (loaded != null) return loaded;
+                String resource = name.replace('.', '/') + ".class";
+                URL own = findResource(resource);
+                if (own == null) return super.loadClass(name, resolve);
+                try (InputStream in = own.openStream()) {
+                    ByteArrayOutputStream out = new ByteArrayOutputStream();
+                    byte[] buffer = new byte[8192];
+                    for (int n; (n = in.read(buffer)) > 0; ) out.write(buffer, 0, n);
+                    byte[] bytes = out.toByteArray();
+                    EffectHooks.Role role = EffectHooks.roleOf(name.replace('.', '/'));
+                    if (role != null) {
+                        byte[] woven = EffectWeaver.weave(bytes, role);
+                        assertTrue(woven != null, name + " has hooks to weave");
+                        bytes = woven;
+                    }
+                    return defineClass(name, bytes, 0, bytes.length);
+                } catch (IOException e) {
+                    throw new ClassNotFoundException(name, e);
+                }
+            }
+        }
+    }
+}

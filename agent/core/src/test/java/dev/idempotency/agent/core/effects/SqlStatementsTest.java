@@ -1,0 +1,48 @@
+package dev.idempotency.agent.core.effects;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class SqlStatementsTest {
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "SELECT * FROM orders WHERE id = ?|READ",
+        "  select id from orders for update|READ",
+        "/* a hint */ -- and a comment\\n (SELECT 1)|READ",
+        "SHOW TABLES|READ",
+        "EXPLAIN SELECT 1|READ",
+        "VALUES 1|READ",
+        "SET search_path TO app|READ",
+        "BEGIN|READ",
+        "SAVEPOINT s1|READ",
+        "ROLLBACK TO SAVEPOINT s1|READ",
+        "WITH recent AS (SELECT * FROM orders) SELECT * FROM recent|READ",
+        "INSERT INTO orders VALUES (?)|WRITE",
+        "update orders set paid = true|WRITE",
+        "DELETE FROM orders|WRITE",
+        "MERGE INTO orders KEY (id) VALUES (1)|WRITE",
+        "CALL charge(?)|WRITE",
+        "CREATE TABLE t (id INT)|WRITE",
+        "SELECT * INTO backup FROM orders|WRITE",
+        "WITH moved AS (DELETE FROM orders RETURNING *) SELECT * FROM moved|WRITE",
+        "SELECT charge_card(?)|READ",
+        "COMMIT|COMMIT",
+        "end|COMMIT",
+        "SET autocommit = 1|COMMIT",
+        "ROLLBACK|ROLLBACK",
+        "''|WRITE",
+        "/* unterminated|WRITE",
+    })
+    void statementsAreReadsOnlyWhenTheirTextSaysSo(String sql, SqlStatements.Kind kind) {
+        assertEquals(kind, SqlStatements.kindOf(sql.replace("\\n", "\n")));
+    }
+
+    @ParameterizedTest(name = "null -> WRITE")
+    @CsvSource(value = {"x"})
+    void aStatementWithoutKnownTextIsAWrite(String ignored) {
+        assertEquals(SqlStatements.Kind.WRITE, SqlStatements.kindOf(null));
+    }
+}
