@@ -11,6 +11,8 @@ import java.util.List;
 final class TomcatServer extends ServerProcess {
     private final Path home;
     private final Path war;
+    private final List<Path> libraries = new ArrayList<>();
+    private String contextXml;
 
     TomcatServer(Path home, Path war) throws IOException {
         super("tomcat");
@@ -36,6 +38,23 @@ final class TomcatServer extends ServerProcess {
         return new TomcatServer(E2eEnvironment.tomcat10(), E2eEnvironment.war("legacy-jakarta.war"));
     }
 
+    /** The transfers WAR, whose DataSource the caller declares with {@link #context} and whose driver goes to lib/. */
+    static TomcatServer transfersTomcat9() throws IOException {
+        return new TomcatServer(E2eEnvironment.tomcat9(), E2eEnvironment.war("transfers.war"));
+    }
+
+    /** Jars for the server's common class loader (CATALINA_BASE/lib): the JDBC driver of a container DataSource. */
+    TomcatServer library(Path jar) {
+        libraries.add(jar);
+        return this;
+    }
+
+    /** The application's context descriptor (conf/Catalina/localhost/shop.xml): its resources, as an operator declares them. */
+    TomcatServer context(String xml) {
+        this.contextXml = xml;
+        return this;
+    }
+
     @Override
     protected void prepare() throws IOException {
         Path base = work.resolve("base");
@@ -47,6 +66,13 @@ final class TomcatServer extends ServerProcess {
                 .replace("port=\"8080\"", "port=\"" + port + "\" address=\"127.0.0.1\"");
         Files.write(serverXml, xml.getBytes(StandardCharsets.UTF_8));
         Files.copy(war, base.resolve("webapps/shop.war"));
+        if (!libraries.isEmpty()) Files.createDirectories(base.resolve("lib"));
+        for (Path jar : libraries) Files.copy(jar, base.resolve("lib").resolve(jar.getFileName()));
+        if (contextXml != null) {
+            Path descriptor = base.resolve("conf/Catalina/localhost/shop.xml");
+            Files.createDirectories(descriptor.getParent());
+            Files.write(descriptor, contextXml.getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     @Override

@@ -16,6 +16,8 @@ final class SqlStatements {
     static Kind kindOf(String sql) {
         if (sql == null) return Kind.WRITE;
         int start = skipNoise(sql, 0);
+        // nothing but blanks and comments: the empty statement a driver runs to check its connection (PostgreSQL's isValid)
+        if (start == sql.length()) return Kind.READ;
         int end = start;
         while (end < sql.length() && Character.isLetter(sql.charAt(end))) end++;
         String keyword = sql.substring(start, end).toUpperCase(Locale.ROOT);

@@ -33,8 +33,10 @@ class SqlStatementsTest {
         "end|COMMIT",
         "SET autocommit = 1|COMMIT",
         "ROLLBACK|ROLLBACK",
-        "''|WRITE",
-        "/* unterminated|WRITE",
+        "''|READ",
+        "'  /* only a comment */ '|READ",
+        "{call charge(?)}|WRITE",
+        "?= call charge(?)|WRITE",
     })
     void statementsAreReadsOnlyWhenTheirTextSaysSo(String sql, SqlStatements.Kind kind) {
         assertEquals(kind, SqlStatements.kindOf(sql.replace("\\n", "\n")));
