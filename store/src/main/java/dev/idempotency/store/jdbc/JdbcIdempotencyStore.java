@@ -302,7 +302,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             List<KeyRecord> records = query(c, sql.find, scope, key);
             if (records.isEmpty()) return Optional.<KeyRecord>empty();
             KeyRecord found = records.get(0);
-            return Optional.of(markedEffects ? found.withEffects(effectsOf(c, scope, key)) : found);
+            boolean marksMatter = found.status() == KeyStatus.UNKNOWN || found.status() == KeyStatus.IN_FLIGHT;
+            return Optional.of(marksMatter ? found.withEffects(effectsIfAny(c, scope, key)) : found);
         });
     }
 
@@ -485,6 +486,19 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             changed += decided;
             // A batch whose keys all changed under us (renewed, completed) ends the sweep: the next one looks again.
             if (expired.size() < settings.batchSize() || decided == 0) return changed;
+        }
+    }
+
+    /**
+     * The marks of a key's owner, also for an operator whose own settings do not say transaction (the key may have
+     * been written by nodes that do); none where the effect table does not exist.
+     */
+    private List<EffectMark> effectsIfAny(Connection c, String scope, String key) throws SQLException {
+        try {
+            return effectsOf(c, scope, key);
+        } catch (SQLException e) {
+            if (markedEffects || SchemaManager.isConnectionProblem(e)) throw e;
+            return Collections.emptyList();
         }
     }
 

@@ -66,6 +66,10 @@ final class KeyFormat {
         line(out, "updated", time(r.updatedAt()));
         line(out, "expires", time(r.expiresAt()));
         line(out, "lease", leaseLeft(r, now));
+        // why an outcome is unknown under recovery=transaction: what its owner had done or was about to do
+        for (dev.idempotency.store.EffectMark mark : r.effects()) {
+            line(out, "effect", effectKind(mark.kind()) + " at " + time(mark.markedAt()) + (mark.detail().isEmpty() ? "" : ": " + mark.detail()));
+        }
         if (!r.response().isPresent()) {
             line(out, "response", "none stored");
             return out.toString();
@@ -101,6 +105,17 @@ final class KeyFormat {
             m.put("leaseLeftMillis", r.leaseExpiresAt().map(t -> Duration.between(now, t).toMillis()).orElse(null));
             m.put("responseStatus", r.responseStatus().orElse(null));
             m.put("responseBytes", r.responseBytes() < 0 ? null : r.responseBytes());
+            if (!r.effects().isEmpty()) {
+                List<Map<String, String>> effects = new ArrayList<>();
+                for (dev.idempotency.store.EffectMark mark : r.effects()) {
+                    Map<String, String> e = new LinkedHashMap<>();
+                    e.put("kind", mark.kind().name().toLowerCase(java.util.Locale.ROOT));
+                    e.put("detail", mark.detail());
+                    e.put("markedAt", String.valueOf(mark.markedAt()));
+                    effects.add(e);
+                }
+                m.put("effects", effects);
+            }
             if (withResponse && r.response().isPresent()) {
                 StoredResponse response = r.response().get();
                 List<Map<String, String>> headers = new ArrayList<>();
@@ -121,6 +136,15 @@ final class KeyFormat {
             return JSON.writeValueAsString(withResponse && all.size() == 1 ? all.get(0) : all);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    private static String effectKind(dev.idempotency.store.EffectMark.Kind kind) {
+        switch (kind) {
+            case COMMIT: return "committed a transaction";
+            case WRITE: return "about to write (autocommit)";
+            case EXTERNAL: return "about to call out";
+            default: return "not watched";
         }
     }
 

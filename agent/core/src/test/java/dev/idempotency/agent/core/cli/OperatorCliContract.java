@@ -200,6 +200,25 @@ abstract class OperatorCliContract {
         assertTrue(absent.err.contains("no key 'absent'"), absent.toString());
     }
 
+    @Test
+    void showSaysWhatAnUnknownKeysOwnerHadDoneUnderTransactionRecovery() throws Exception {
+        JdbcIdempotencyStore transactional = store(settings().lease(Duration.ofMillis(200)).ttl(Duration.ofHours(1))
+                .expiredLeasePolicy(dev.idempotency.store.ExpiredLeasePolicy.TRANSACTION));
+        dev.idempotency.store.Reservation crashed = transactional.reserve("s", "called-out", "fp");
+        assertTrue(transactional.recordEffect(crashed.token(), dev.idempotency.store.EffectMark.Kind.EXTERNAL,
+                "HTTP POST https://psp.example/charges"));
+        Await.until("the key to become unknown", Duration.ofSeconds(10), () -> transactional.reserve("s", "called-out", "fp").outcome(),
+                o -> o == dev.idempotency.store.Reservation.Outcome.OUTCOME_UNKNOWN);
+
+        Run text = onStore("keys", "show", "s", "called-out"); // the operator's own settings say nothing of transaction
+        assertEquals(0, text.exit, text.toString());
+        assertTrue(text.out.contains("unknown"), text.toString());
+        assertTrue(text.out.matches("(?s).*\neffect +about to call out at .*: HTTP POST https://psp.example/charges\\n.*"), text.toString());
+        Run json = onStore("keys", "show", "s", "called-out", "--json");
+        assertEquals("external", JSON.readTree(json.out).get("effects").get(0).get("kind").asText(), json.toString());
+        assertEquals("HTTP POST https://psp.example/charges", JSON.readTree(json.out).get("effects").get(0).get("detail").asText());
+    }
+
     // ---- keys resolve / delete
 
     @Test

@@ -90,6 +90,26 @@ class AdmissionTest {
     }
 
     @Test
+    void underTransactionRecoveryAFailureAfterAnEffectKeepsTheKeyUntilItIsUnknown() throws Exception {
+        IdempotencyStore store = open("idempotency.lease", "1s", "idempotency.recovery", "transaction");
+        Admission quiet = admission(store, store.reserve("tenant", "quiet", "fp"), false);
+        quiet.end();
+        assertEquals(Admission.Conclusion.RELEASED, quiet.conclude(500, HEADERS, BODY));
+        assertEquals(Reservation.Outcome.REACQUIRED, store.reserve("tenant", "quiet", "fp").outcome(), "nothing happened: it runs again");
+
+        Admission calledOut = admission(store, store.reserve("tenant", "called-out", "fp"), false);
+        java.net.HttpURLConnection call = (java.net.HttpURLConnection) new java.net.URL("http://127.0.0.1:9/charges?card=secret").openConnection();
+        call.setRequestMethod("POST");
+        new dev.idempotency.agent.core.effects.EffectWatch().beforeOutbound("http", call); // what the hook in the JDK reports
+        calledOut.end();
+        calledOut.conclude(500, HEADERS, BODY);
+        assertEquals(Reservation.Outcome.OUTCOME_UNKNOWN, await("the kept key's lease to run out",
+                () -> store.reserve("tenant", "called-out", "fp").outcome(), o -> o != Reservation.Outcome.IN_FLIGHT));
+        assertEquals("HTTP POST http://127.0.0.1:9/charges", store.find("tenant", "called-out").orElseThrow().effects().get(0).detail(),
+                "the call is named without its query");
+    }
+
+    @Test
     void anAnonymousReplayCarriesNoCookieButAnAuthenticatedOneDoes() {
         IdempotencyStore store = open();
         Admission anonymous = admission(store, store.reserve("anonymous", "k", "fp"), true);
