@@ -18,12 +18,12 @@ import java.util.Set;
  * is taken from the loaded class; one that cannot be found at all is skipped, so it cannot cost the servlet its
  * protection. The JDK's own types end most hierarchies and are never one of ours: they are not read.
  */
-final class SuperTypeWalk {
+public final class SuperTypeWalk {
     private SuperTypeWalk() {
     }
 
     /** The names among {@code wanted} (internal names) that the class is, extends or implements, directly or not. */
-    static Set<String> reachable(ClassLoader loader, ClassReader type, Set<String> wanted) {
+    public static Set<String> reachable(ClassLoader loader, ClassReader type, Set<String> wanted) {
         Set<String> found = null;
         Deque<String> pending = new ArrayDeque<>();
         addSupers(pending, type.getSuperName(), type.getInterfaces());

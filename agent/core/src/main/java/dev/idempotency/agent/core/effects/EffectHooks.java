@@ -26,8 +26,14 @@ final class EffectHooks {
         /** Apache HttpClient 4 and 5 (classic): doExecute; the request is its second argument. */
         APACHE_HTTP_CLIENT,
         /** OkHttp 3 and 4: a call's execute and enqueue. */
-        OKHTTP_CALL
+        OKHTTP_CALL,
+        /** A JMS message producer (any implementation of MessageProducer or JMSProducer, javax or jakarta): send. */
+        JMS_PRODUCER
     }
+
+    /** The JMS interfaces whose implementations send messages: found by their super types, the brokers' clients being many. */
+    static final java.util.Set<String> JMS_PRODUCERS = new java.util.HashSet<>(java.util.Arrays.asList("javax/jms/MessageProducer",
+            "javax/jms/JMSProducer", "jakarta/jms/MessageProducer", "jakarta/jms/JMSProducer"));
 
     private static final Map<String, Role> ROLES = new HashMap<>();
 

@@ -1,6 +1,7 @@
 package dev.idempotency.agent.core.effects;
 
 import dev.idempotency.agent.core.LoaderSees;
+import dev.idempotency.agent.core.SuperTypeWalk;
 import dev.idempotency.agent.core.log.AgentLog;
 
 import java.lang.instrument.ClassFileTransformer;
@@ -23,7 +24,7 @@ public final class EffectTransformer implements ClassFileTransformer {
             + " agent's bridge: the JDBC drivers and HTTP clients it loads are NOT watched, and requests using them may run twice"
             + " after a crash under on-expired-lease=transaction"), BRIDGE_RESOURCE);
 
-    private EffectTransformer() {
+    EffectTransformer() {
     }
 
     /** Registers the hooks for classes to come and retransforms the hooked classes already loaded. */
@@ -46,9 +47,10 @@ public final class EffectTransformer implements ClassFileTransformer {
 
     @Override
     public byte[] transform(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain, byte[] classFile) {
-        if (internalName == null || classFile == null) return null;
+        if (internalName == null || classFile == null || loader == agentLoader) return null;
         EffectHooks.Role role = EffectHooks.roleOf(internalName);
-        if (role == null || (loader != null && (loader == agentLoader || !seesBridge.matches(loader)))) return null;
+        if (role == null && loader != null && mentions(classFile, JMS)) role = jmsProducer(loader, classFile);
+        if (role == null || (loader != null && !seesBridge.matches(loader))) return null;
         try {
             byte[] woven = EffectWeaver.weave(classFile, role);
             if (woven != null) AgentLog.debug("watching effects of " + internalName.replace('/', '.'));
@@ -57,6 +59,24 @@ public final class EffectTransformer implements ClassFileTransformer {
             AgentLog.warn("could not watch " + internalName.replace('/', '.') + ": its effects are NOT seen", t);
             return null;
         }
+    }
+
+    private static final byte[] JMS = "/jms/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /** A class that mentions a JMS type and implements a JMS producer, directly or not; null for any other. */
+    private static EffectHooks.Role jmsProducer(ClassLoader loader, byte[] classFile) {
+        net.bytebuddy.jar.asm.ClassReader reader = new net.bytebuddy.jar.asm.ClassReader(classFile);
+        if ((reader.getAccess() & net.bytebuddy.jar.asm.Opcodes.ACC_INTERFACE) != 0) return null;
+        return SuperTypeWalk.reachable(loader, reader, EffectHooks.JMS_PRODUCERS).isEmpty() ? null : EffectHooks.Role.JMS_PRODUCER;
+    }
+
+    private static boolean mentions(byte[] bytes, byte[] text) {
+        outer:
+        for (int i = 0, last = bytes.length - text.length; i <= last; i++) {
+            for (int j = 0; j < text.length; j++) if (bytes[i + j] != text[j]) continue outer;
+            return true;
+        }
+        return false;
     }
 
     /**

@@ -93,12 +93,13 @@ public final class EffectWatch implements EffectHandler {
     public void beforeOutbound(String kind, Object target) {
         RequestEffects effects = RequestEffects.current();
         if (effects == null) return;
-        String call = OutboundCalls.describe(target);
+        String call = "jms".equals(kind) ? OutboundCalls.describeMessage(target) : OutboundCalls.describe(target);
         if (call == null) return; // a safe method (GET, HEAD, OPTIONS): no effect to fear
         try {
             effects.external(EffectMark.Kind.EXTERNAL, call);
         } catch (RequestEffects.EffectNotMarked e) {
-            throw new EffectBridge.EffectRefused(new IOException(e.getMessage(), e.getCause()));
+            throw new EffectBridge.EffectRefused("jms".equals(kind) ? OutboundCalls.jmsRefusal(target, e.getMessage())
+                    : new IOException(e.getMessage(), e.getCause()));
         }
     }
 

@@ -76,6 +76,9 @@ final class EffectWeaver extends ClassVisitor {
                         ? Hook.OUTBOUND_FIRST_ARGUMENT : null;
             case APACHE_HTTP_CLIENT:
                 return "doExecute".equals(name) && Type.getArgumentTypes(descriptor).length == 3 ? Hook.OUTBOUND_SECOND_ARGUMENT : null;
+            case JMS_PRODUCER:
+                return "send".equals(name) && (descriptor.startsWith("(Ljavax/jms/") || descriptor.startsWith("(Ljakarta/jms/"))
+                        ? Hook.OUTBOUND_JMS : null;
             case OKHTTP_CALL:
                 return ("execute".equals(name) && noArguments) || ("enqueue".equals(name) && Type.getArgumentTypes(descriptor).length == 1)
                         ? Hook.OUTBOUND_THIS : null;
@@ -85,7 +88,7 @@ final class EffectWeaver extends ClassVisitor {
     }
 
     private enum Hook { COMMIT, SET_AUTO_COMMIT, ROLLBACK, PREPARED, EXECUTE_SQL, EXECUTE_PREPARED, XA_START, OUTBOUND_THIS,
-        OUTBOUND_FIRST_ARGUMENT, OUTBOUND_SECOND_ARGUMENT }
+        OUTBOUND_FIRST_ARGUMENT, OUTBOUND_SECOND_ARGUMENT, OUTBOUND_JMS }
 
     private static final class HookedMethod extends MethodVisitor {
         private final Hook hook;
@@ -133,6 +136,11 @@ final class EffectWeaver extends ClassVisitor {
                     break;
                 case OUTBOUND_SECOND_ARGUMENT:
                     outbound(2);
+                    break;
+                case OUTBOUND_JMS:
+                    super.visitLdcInsn("jms");
+                    super.visitVarInsn(Opcodes.ALOAD, 0);
+                    super.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "beforeOutbound", "(Ljava/lang/String;Ljava/lang/Object;)V", false);
                     break;
                 default:
                     break; // PREPARED is called on return

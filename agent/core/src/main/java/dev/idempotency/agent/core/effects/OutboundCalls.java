@@ -2,6 +2,7 @@ package dev.idempotency.agent.core.effects;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -42,6 +43,32 @@ final class OutboundCalls {
         String upper = method == null ? "" : method.toUpperCase(Locale.ROOT);
         if (SAFE.contains(upper)) return null;
         return "HTTP " + upper + " " + withoutQuery(url);
+    }
+
+    /** A JMS send, named by its producer's destination where it has one. */
+    static String describeMessage(Object producer) {
+        Object destination = invoke(producer, "getDestination");
+        return "JMS send " + (destination != null ? "to " + destination : "by " + producer.getClass().getName());
+    }
+
+    /**
+     * What a refused JMS send throws: the JMSException of the producer's own API (javax or jakarta), which the
+     * application handles; an IOException where it cannot be made.
+     */
+    static Exception jmsRefusal(Object producer, String message) {
+        for (Class<?> type = producer.getClass(); type != null; type = type.getSuperclass()) {
+            for (Class<?> api : type.getInterfaces()) {
+                String name = api.getName();
+                if (!name.startsWith("javax.jms.") && !name.startsWith("jakarta.jms.")) continue;
+                try {
+                    Class<?> exception = Class.forName(name.substring(0, name.lastIndexOf('.') + 1) + "JMSException", false, api.getClassLoader());
+                    return (Exception) exception.getConstructor(String.class).newInstance(message);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    break;
+                }
+            }
+        }
+        return new IOException(message);
     }
 
     /** The query may carry secrets: it is not kept. */
