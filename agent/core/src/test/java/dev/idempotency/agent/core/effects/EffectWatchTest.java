@@ -263,6 +263,43 @@ class EffectWatchTest {
         }
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"h2", "postgresql"})
+    void anXaTransactionIsNotWatchedAndFallsBackToReconcile(String name) throws Exception {
+        Arguments database = databases().filter(a -> a.get()[0].equals(name)).findFirst().get();
+        String url = (String) database.get()[1];
+        String user = (String) database.get()[2];
+        String password = (String) database.get()[3];
+        JdbcIdempotencyStore store = store(url, user, password);
+        String dataSourceClass = "h2".equals(name) ? "org.h2.jdbcx.JdbcDataSource" : "org.postgresql.xa.PGXADataSource";
+        Object dataSource = wovenDriverLoader("h2".equals(name) ? "org.h2.Driver" : "org.postgresql.Driver").loadClass(dataSourceClass)
+                .getConstructor().newInstance();
+        dataSource.getClass().getMethod("h2".equals(name) ? "setURL" : "setUrl", String.class).invoke(dataSource, url);
+        if (user != null) dataSource.getClass().getMethod("setUser", String.class).invoke(dataSource, user);
+        if (password != null) dataSource.getClass().getMethod("setPassword", String.class).invoke(dataSource, password);
+        javax.sql.XAConnection xa = ((javax.sql.XADataSource) dataSource).getXAConnection();
+        try {
+            Reservation owned = store.reserve("t", "xa", "fp");
+            RequestEffects effects = request(store, owned, table);
+            javax.transaction.xa.Xid xid = new javax.transaction.xa.Xid() {
+                @Override public int getFormatId() { return 4242; }
+                @Override public byte[] getGlobalTransactionId() { return owned.token().token().getBytes(); }
+                @Override public byte[] getBranchQualifier() { return new byte[] {1}; }
+            };
+            xa.getXAResource().start(xid, javax.transaction.xa.XAResource.TMNOFLAGS);
+            xa.getXAResource().end(xid, javax.transaction.xa.XAResource.TMSUCCESS);
+            xa.getXAResource().rollback(xid);
+            effects.close();
+            List<EffectMark> marks = store.find("t", "xa").get().effects();
+            assertEquals(1, marks.size(), marks.toString());
+            assertEquals(EffectMark.Kind.UNWATCHED, marks.get(0).kind());
+            assertEquals("XA transaction", marks.get(0).detail());
+            assertEquals(Reservation.Outcome.OUTCOME_UNKNOWN, afterCrash(store, "xa"), "it falls back to reconcile");
+        } finally {
+            xa.close();
+        }
+    }
+
     // ---- the drivers, woven
 
     private static ClassLoader wovenDriverLoader(String driverClass) throws Exception {
