@@ -31,6 +31,7 @@ public final class RequestEffects {
      */
     private static final Set<String> STORE_DATABASE = Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
     private static final Map<String, EffectMarks> MARKS = new ConcurrentHashMap<>();
+    private static final java.util.concurrent.atomic.AtomicBoolean ASYNC_REPORTED = new java.util.concurrent.atomic.AtomicBoolean();
     /** Distinct external marks per request: enough to explain; one already decides. */
     private static final int MAX_EXTERNAL_MARKS = 8;
 
@@ -103,6 +104,10 @@ public final class RequestEffects {
      */
     public void continuesUnwatched(String how) {
         if (closed) return;
+        if (ASYNC_REPORTED.compareAndSet(false, true)) {
+            AgentLog.warn(description + " continues on threads the agent does not watch (" + how + "): such requests fall back to"
+                    + " reconcile (after a crash their keys become outcome unknown); said once");
+        }
         try {
             external(EffectMark.Kind.UNWATCHED, how);
         } catch (Exception e) {
