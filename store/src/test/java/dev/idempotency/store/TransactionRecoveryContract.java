@@ -114,24 +114,17 @@ abstract class TransactionRecoveryContract extends IdempotencyStoreContract {
      */
     @Test
     void aRetryArrivingWhileTheOwnersTransactionCommitsWaitsForItAndSeesTheMark() throws Exception {
-        JdbcIdempotencyStore store = transactional();
-        Reservation owner = store.reserve("t", "k", "fp");
-        try (Connection application = connect()) {
-            application.setAutoCommit(false);
-            assertTrue(marks().mark(application, owner.token(), EffectMark.Kind.COMMIT, "commit"));
-            Await.until("the lease to run out", AWAIT, this::expiredLeases, n -> n == 1);
-            CompletableFuture<Reservation> retry = CompletableFuture.supplyAsync(() -> store.reserve("t", "k", "fp"));
-            Await.until("the retry to wait for the owner's transaction", AWAIT, this::lockWaits, n -> n > 0 || retry.isDone());
-            assertFalse(retry.isDone(), () -> "the retry decided while the owner's transaction was open: " + retry.join());
-            application.commit();
-            assertEquals(Outcome.OUTCOME_UNKNOWN, retry.get().outcome());
-        }
+        assertEquals(Outcome.OUTCOME_UNKNOWN, retryRacingTheOwner(transactional(), true));
     }
 
     /** The same race, with the owner's transaction rolled back: nothing happened, so the retry runs. */
     @Test
     void aRetryWaitingForATransactionThatRollsBackRunsTheRequest() throws Exception {
-        JdbcIdempotencyStore store = transactional();
+        assertEquals(Outcome.REACQUIRED, retryRacingTheOwner(transactional(), false));
+    }
+
+    /** What a retry decides when it arrives after the lease ran out, while the owner's marked transaction is still open. */
+    protected Reservation.Outcome retryRacingTheOwner(JdbcIdempotencyStore store, boolean commit) throws Exception {
         Reservation owner = store.reserve("t", "k", "fp");
         try (Connection application = connect()) {
             application.setAutoCommit(false);
@@ -140,9 +133,14 @@ abstract class TransactionRecoveryContract extends IdempotencyStoreContract {
             CompletableFuture<Reservation> retry = CompletableFuture.supplyAsync(() -> store.reserve("t", "k", "fp"));
             Await.until("the retry to wait for the owner's transaction", AWAIT, this::lockWaits, n -> n > 0 || retry.isDone());
             assertFalse(retry.isDone(), () -> "the retry decided while the owner's transaction was open: " + retry.join());
-            application.rollback();
-            assertEquals(Outcome.REACQUIRED, retry.get().outcome());
+            if (commit) application.commit();
+            else application.rollback();
+            return retry.get().outcome();
         }
+    }
+
+    protected JdbcIdempotencyStore transactional(String url) {
+        return open(settings().url(url).lease(SHORT).expiredLeasePolicy(ExpiredLeasePolicy.TRANSACTION));
     }
 
     @Test

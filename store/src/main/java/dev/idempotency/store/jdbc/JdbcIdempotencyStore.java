@@ -432,6 +432,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     private LeaseDecision decideExpiredLease(Connection c, Sent sent, String scope, String key, String ownerToken,
                                              OwnershipToken takeOver, String fingerprint) throws SQLException {
+        // Read committed whatever the server's default: the marks must be read with a snapshot taken after the row lock
+        // was granted (under repeatable read PostgreSQL and H2 would read them as of the lock's request, before it waited).
+        int isolation = c.getTransactionIsolation();
+        if (isolation != Connection.TRANSACTION_READ_COMMITTED) c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         c.setAutoCommit(false);
         boolean committed = false;
         try {
@@ -460,6 +464,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         } finally {
             if (!committed) rollbackQuietly(c);
             c.setAutoCommit(true);
+            if (isolation != Connection.TRANSACTION_READ_COMMITTED) c.setTransactionIsolation(isolation);
         }
     }
 
