@@ -22,6 +22,8 @@ public final class EffectMarks {
     private final String insertMark;
     private final String tableExists;
     private final String keyOwned;
+    /** A query saying whether the connection's open transaction wrote anything; null where the database cannot say. */
+    private final String transactionWrote;
     private final String schema;
     private final String name;
 
@@ -39,6 +41,21 @@ public final class EffectMarks {
         tableExists = "SELECT COUNT(*) FROM information_schema.tables WHERE LOWER(table_name) = LOWER(?)"
                 + " AND LOWER(table_schema) = LOWER(COALESCE(?, " + dialect.currentSchema() + "))";
         keyOwned = "SELECT COUNT(*) FROM " + table + " WHERE scope = ? AND idem_key = ? AND owner_token = ?";
+        // PostgreSQL assigns a transaction id at the first write of any kind (a function, COPY, a rule): 9.6 and later
+        transactionWrote = "postgresql".equals(dialect.name()) ? "SELECT CASE WHEN txid_current_if_assigned() IS NULL THEN 0 ELSE 1 END" : null;
+    }
+
+    /** Whether this database can tell if an open transaction wrote (PostgreSQL), whatever its statements' text said. */
+    public boolean tellsTransactionWrites() {
+        return transactionWrote != null;
+    }
+
+    /** Whether the connection's open transaction wrote anything; false where the database cannot tell. */
+    public boolean transactionWrote(Connection connection) throws SQLException {
+        if (transactionWrote == null) return false;
+        try (PreparedStatement ps = connection.prepareStatement(transactionWrote); ResultSet rs = ps.executeQuery()) {
+            return rs.next() && rs.getInt(1) == 1;
+        }
     }
 
     /** Marks for the store's table on a database of the dialect named by a JDBC URL; null for a database the store does not support. */

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Behind {@link EffectBridge}: turns what the hooks report into the current request's {@link RequestEffects}. A thread
- * that runs no keyed request pays one thread-local lookup per hooked call.
+ * that runs no keyed request pays one thread-local lookup per hooked call. For a keyed request, whatever goes wrong
+ * while its effect is being marked refuses the effect: an effect without its mark could happen twice.
  */
 public final class EffectWatch implements EffectHandler {
     private final AtomicBoolean xaReported = new AtomicBoolean();
@@ -29,20 +30,20 @@ public final class EffectWatch implements EffectHandler {
         if (effects == null) return;
         try {
             effects.beforeCommit((Connection) connection);
-        } catch (SQLException e) {
-            throw new EffectBridge.EffectRefused(e);
+        } catch (Throwable t) {
+            throw refused(t, "commit");
         }
     }
 
     @Override
     public void beforeSetAutoCommit(Object connection, boolean on) {
         RequestEffects effects = RequestEffects.current();
-        if (effects == null || !on || !effects.openTransactionWrote(connection)) return;
-        Connection c = (Connection) connection;
+        if (effects == null || !on) return;
         try {
+            Connection c = (Connection) connection;
             if (!c.getAutoCommit()) effects.beforeCommit(c); // turning autocommit on commits what is open
-        } catch (SQLException e) {
-            throw new EffectBridge.EffectRefused(e);
+        } catch (Throwable t) {
+            throw refused(t, "commit");
         }
     }
 
@@ -59,13 +60,13 @@ public final class EffectWatch implements EffectHandler {
     }
 
     @Override
-    public void beforeExecute(Object statement, String sql) throws SQLException {
+    public void beforeExecute(Object statement, String sql) {
         RequestEffects effects = RequestEffects.current();
         if (effects == null) return;
-        SqlStatements.Kind kind = sql == null && effects.isPreparedRead(statement) ? SqlStatements.Kind.READ : SqlStatements.kindOf(sql);
-        if (kind == SqlStatements.Kind.READ) return;
-        Connection connection = ((Statement) statement).getConnection();
         try {
+            SqlStatements.Kind kind = sql == null && effects.isPreparedRead(statement) ? SqlStatements.Kind.READ : SqlStatements.kindOf(sql);
+            if (kind == SqlStatements.Kind.READ) return;
+            Connection connection = ((Statement) statement).getConnection();
             switch (kind) {
                 case COMMIT:
                     effects.beforeCommit(connection);
@@ -73,19 +74,14 @@ public final class EffectWatch implements EffectHandler {
                 case ROLLBACK:
                     effects.rolledBack(connection);
                     return;
+                case DDL:
+                    effects.beforeImplicitCommitAndWrite(connection, "DDL statement");
+                    return;
                 default:
                     effects.beforeWrite(connection);
             }
-        } catch (SQLException e) {
-            throw new EffectBridge.EffectRefused(e);
-        } catch (RequestEffects.EffectNotMarked e) {
-            throw new EffectBridge.EffectRefused(new SQLException(e.getMessage(), "40001", e.getCause()));
-        } catch (EffectBridge.EffectRefused e) {
-            throw e;
-        } catch (RuntimeException e) {
-            // a keyed request whose write the agent failed to mark must not write: after a crash it would run again
-            AgentLog.error("could not mark a write of a keyed request; the write is refused", e);
-            throw new EffectBridge.EffectRefused(new SQLException("idempotency agent: could not mark this write (" + e + ")", "40001", e));
+        } catch (Throwable t) {
+            throw refused(t, "write");
         }
     }
 
@@ -93,13 +89,15 @@ public final class EffectWatch implements EffectHandler {
     public void beforeOutbound(String kind, Object target) {
         RequestEffects effects = RequestEffects.current();
         if (effects == null) return;
-        String call = "jms".equals(kind) ? OutboundCalls.describeMessage(target) : OutboundCalls.describe(target);
-        if (call == null) return; // a safe method (GET, HEAD, OPTIONS): no effect to fear
         try {
+            String call = "jms".equals(kind) ? OutboundCalls.describeMessage(target) : OutboundCalls.describe(target);
+            if (call == null) return; // a safe method (GET, HEAD, OPTIONS): no effect to fear
             effects.external(EffectMark.Kind.EXTERNAL, call);
-        } catch (RequestEffects.EffectNotMarked e) {
-            throw new EffectBridge.EffectRefused("jms".equals(kind) ? OutboundCalls.jmsRefusal(target, e.getMessage())
-                    : new IOException(e.getMessage(), e.getCause()));
+        } catch (Throwable t) {
+            String message = t instanceof RequestEffects.EffectNotMarked ? t.getMessage()
+                    : "idempotency agent: could not mark this call (" + t + "); it is refused";
+            if (!(t instanceof RequestEffects.EffectNotMarked)) AgentLog.error("could not mark an outbound call of a keyed request; the call is refused", t);
+            throw new EffectBridge.EffectRefused("jms".equals(kind) ? OutboundCalls.jmsRefusal(target, message) : new IOException(message, t));
         }
     }
 
@@ -110,12 +108,25 @@ public final class EffectWatch implements EffectHandler {
         if (xaReported.compareAndSet(false, true)) {
             AgentLog.warn("a keyed request uses an XA transaction (" + resource.getClass().getName() + "): its commit is the"
                     + " transaction manager's and is not seen, so such requests fall back to reconcile (after a crash their keys"
-                    + " become outcome unknown)");
+                    + " become outcome unknown); said once");
         }
         try {
             effects.external(EffectMark.Kind.UNWATCHED, "XA transaction");
-        } catch (RequestEffects.EffectNotMarked e) {
-            throw new EffectBridge.EffectRefused(new javax.transaction.xa.XAException(e.getMessage()));
+        } catch (Throwable t) {
+            throw new EffectBridge.EffectRefused(new javax.transaction.xa.XAException(t.getMessage()));
         }
+    }
+
+    /** What a JDBC effect that could not be marked fails with: the driver's own kind of exception. */
+    private static EffectBridge.EffectRefused refused(Throwable t, String what) {
+        if (t instanceof EffectBridge.EffectRefused) return (EffectBridge.EffectRefused) t;
+        if (t instanceof SQLException) return new EffectBridge.EffectRefused((SQLException) t);
+        if (t instanceof RequestEffects.EffectNotMarked) {
+            return new EffectBridge.EffectRefused(new SQLException(t.getMessage(), "40001", t.getCause()));
+        }
+        // a fault of the agent's own: the effect must not happen unmarked
+        AgentLog.error("could not mark a " + what + " of a keyed request; it is refused", t);
+        return new EffectBridge.EffectRefused(new SQLException("idempotency agent: could not mark this " + what + " (" + t + "); it is refused",
+                "40001", t));
     }
 }

@@ -50,11 +50,14 @@ public final class RequestEffects {
     private static final class ConnectionState {
         /** The marks for the store's database; null for a connection to another database. */
         final EffectMarks marks;
+        /** The statements of the connection's database, to ask whether a transaction wrote; null for an unknown database. */
+        final EffectMarks dialect;
         final String url;
         boolean wrote;
 
-        ConnectionState(EffectMarks marks, String url) {
+        ConnectionState(EffectMarks marks, EffectMarks dialect, String url) {
             this.marks = marks;
+            this.dialect = dialect;
             this.url = url;
         }
     }
@@ -130,11 +133,36 @@ public final class RequestEffects {
         }
     }
 
-    void beforeCommit(Connection connection) throws SQLException {
+    void beforeCommit(Connection connection) throws SQLException, EffectNotMarked {
         ConnectionState state = connections.get(connection);
-        if (state == null || !state.wrote) return;
-        mark(connection, state, EffectMark.Kind.COMMIT, "commit");
+        boolean wrote = state != null && state.wrote;
+        if (!wrote && mayHideWrites(connection)) {
+            // PostgreSQL says whether the transaction wrote, whatever its statements' text said (a function, COPY)
+            state = stateOf(connection);
+            busy = true;
+            try {
+                wrote = state.dialect != null && state.dialect.transactionWrote(connection);
+            } finally {
+                busy = false;
+            }
+        }
+        if (!wrote) return;
+        if (state.marks == null) external(EffectMark.Kind.EXTERNAL, "JDBC commit on " + state.url);
+        else mark(connection, state, EffectMark.Kind.COMMIT, "commit");
         state.wrote = false;
+    }
+
+    /** A DDL statement (MySQL and MariaDB commit what is open before it, and it commits itself): marked as it runs. */
+    void beforeImplicitCommitAndWrite(Connection connection, String what) throws SQLException, EffectNotMarked {
+        beforeCommit(connection);
+        ConnectionState state = stateOf(connection);
+        if (state.marks == null) external(EffectMark.Kind.EXTERNAL, "JDBC " + what + " on " + state.url);
+        else mark(connection, state, EffectMark.Kind.WRITE, what);
+    }
+
+    private static boolean mayHideWrites(Connection connection) throws SQLException {
+        String url = connection.getMetaData().getURL();
+        return url != null && url.startsWith("jdbc:postgresql:") && !connection.getAutoCommit();
     }
 
     void rolledBack(Object connection) {
@@ -170,7 +198,7 @@ public final class RequestEffects {
                         + " are marked in their own transactions" : " do not reach the idempotency store's database (table " + table
                         + "_effects not seen there): their writes are marked through the store before they run"));
             }
-            state = new ConnectionState(same ? marks : null, redacted(url));
+            state = new ConnectionState(same ? marks : null, marks, redacted(url));
         } finally {
             busy = false;
         }
@@ -182,19 +210,37 @@ public final class RequestEffects {
         boolean written;
         busy = true;
         try {
-            written = state.marks.mark(connection, token, kind, detail);
-        } catch (SQLException e) {
-            throw new SQLException("idempotency agent: could not mark this request's " + detail + " in table " + table + "_effects ("
-                    + e.getMessage() + "); the application's database user needs SELECT on " + table + " and INSERT on " + table
-                    + "_effects", e.getSQLState(), e);
+            try {
+                written = state.marks.mark(connection, token, kind, detail);
+            } catch (SQLException e) {
+                rollBackUnmarked(connection, state);
+                throw new SQLException("idempotency agent: could not mark this request's " + detail + " in table " + table + "_effects ("
+                        + e.getMessage() + "); the application's database user needs SELECT and UPDATE (PostgreSQL, MySQL: for the row"
+                        + " lock) on " + table + " and INSERT on " + table + "_effects; the transaction was rolled back", e.getSQLState(), e);
+            }
+            if (!written) {
+                rollBackUnmarked(connection, state);
+                throw new SQLException("idempotency agent: this request no longer owns its idempotency key (its lease ran out and"
+                        + " the key moved on); its " + detail + " is refused and its transaction rolled back, so that the work cannot"
+                        + " happen twice", "40001");
+            }
         } finally {
             busy = false;
         }
-        if (!written) {
-            throw new SQLException("idempotency agent: this request no longer owns its idempotency key (its lease ran out and"
-                    + " the key moved on); its " + detail + " is refused so that the work cannot happen twice", "40001");
-        }
         marked = true;
+    }
+
+    /**
+     * A transaction whose mark was refused must not commit later either (a pool that commits on return, an application
+     * that swallows the exception and commits again): what it holds is rolled back here.
+     */
+    private static void rollBackUnmarked(Connection connection, ConnectionState state) {
+        state.wrote = false;
+        try {
+            if (!connection.getAutoCommit()) connection.rollback();
+        } catch (SQLException | RuntimeException e) {
+            AgentLog.warn("could not roll back a transaction whose effect mark was refused: " + e);
+        }
     }
 
     /** A mark through the store, before an effect the store's database cannot make atomic with its key. */

@@ -8,7 +8,8 @@ import java.util.Locale;
  */
 final class SqlStatements {
 
-    enum Kind { READ, WRITE, COMMIT, ROLLBACK }
+    /** DDL: a write that MySQL and MariaDB precede with an implicit commit of what is open. */
+    enum Kind { READ, WRITE, COMMIT, ROLLBACK, DDL }
 
     private SqlStatements() {
     }
@@ -21,6 +22,7 @@ final class SqlStatements {
         int end = start;
         while (end < sql.length() && Character.isLetter(sql.charAt(end))) end++;
         String keyword = sql.substring(start, end).toUpperCase(Locale.ROOT);
+        if (severalStatements(sql, end)) return Kind.WRITE; // "SET ...; INSERT ...": only the first keyword was read
         switch (keyword) {
             case "SELECT":
                 // SELECT ... INTO a new table writes (PostgreSQL, H2); a variable target (MySQL's INTO @v) is a
@@ -28,9 +30,15 @@ final class SqlStatements {
                 return mentions(sql, end, "INTO") ? Kind.WRITE : Kind.READ;
             case "SET": // SET autocommit = 1 commits an open transaction (MySQL, MariaDB)
                 return mentions(sql, end, "AUTOCOMMIT") ? Kind.COMMIT : Kind.READ;
-            case "SHOW": case "EXPLAIN": case "DESCRIBE": case "DESC": case "VALUES": case "TABLE":
-            case "BEGIN": case "START": case "SAVEPOINT": case "RELEASE":
+            case "EXPLAIN": // EXPLAIN ANALYZE runs the statement (PostgreSQL)
+                return mentions(sql, end, "ANALYZE") || mentions(sql, end, "ANALYSE") ? Kind.WRITE : Kind.READ;
+            case "SHOW": case "DESCRIBE": case "DESC": case "VALUES": case "TABLE": case "SAVEPOINT": case "RELEASE":
                 return Kind.READ;
+            // MySQL and MariaDB commit what is open before these
+            case "BEGIN": case "START": case "LOCK": case "UNLOCK":
+                return Kind.COMMIT;
+            case "CREATE": case "ALTER": case "DROP": case "TRUNCATE": case "RENAME": case "GRANT": case "REVOKE":
+                return Kind.DDL;
             case "WITH": // a data-modifying WITH (PostgreSQL) writes
                 return mentions(sql, end, "INSERT") || mentions(sql, end, "UPDATE") || mentions(sql, end, "DELETE")
                         || mentions(sql, end, "MERGE") ? Kind.WRITE : Kind.READ;
@@ -43,7 +51,15 @@ final class SqlStatements {
         }
     }
 
-    /** Whitespace, comments and opening parentheses before the first keyword. */
+    /** Whether a semicolon is followed by more than blanks and comments: a string of several statements. */
+    private static boolean severalStatements(String sql, int from) {
+        for (int semicolon = sql.indexOf(';', from); semicolon >= 0; semicolon = sql.indexOf(';', semicolon + 1)) {
+            if (skipNoise(sql, semicolon + 1) < sql.length()) return true;
+        }
+        return false;
+    }
+
+    /** Whitespace, comments and opening parentheses before the first keyword; MySQL's executable comments are kept. */
     private static int skipNoise(String sql, int from) {
         int i = from;
         while (i < sql.length()) {
@@ -53,7 +69,7 @@ final class SqlStatements {
             } else if (sql.startsWith("--", i)) {
                 int eol = sql.indexOf('\n', i);
                 i = eol < 0 ? sql.length() : eol + 1;
-            } else if (sql.startsWith("/*", i)) {
+            } else if (sql.startsWith("/*", i) && !sql.startsWith("/*!", i)) {
                 int close = sql.indexOf("*/", i + 2);
                 i = close < 0 ? sql.length() : close + 2;
             } else {

@@ -77,9 +77,19 @@ class EffectWatchTest {
     }
 
     @AfterEach
-    void closeStores() {
+    void closeStores() throws SQLException {
         RequestEffects.unwatchCurrentThread();
         stores.forEach(JdbcIdempotencyStore::close);
+        for (JdbcIdempotencyStore store : stores) {
+            StoreSettings settings = store.settings();
+            try (Connection c = settings.user() == null ? java.sql.DriverManager.getConnection(settings.url())
+                    : java.sql.DriverManager.getConnection(settings.url(), settings.user(), settings.password());
+                 Statement s = c.createStatement()) {
+                for (String t : new String[] {table + "_orders", table + "_more", table + "_effects", table + "_secret", table + "_schema", table}) {
+                    s.execute("DROP TABLE IF EXISTS " + t);
+                }
+            }
+        }
     }
 
     private JdbcIdempotencyStore store(String url, String user, String password) {
@@ -207,9 +217,9 @@ class EffectWatchTest {
             assertEquals(Reservation.Outcome.REACQUIRED, afterCrash(store, "lost"));
             SQLException refused = assertThrows(SQLException.class, c::commit);
             assertTrue(refused.getMessage().contains("no longer owns its idempotency key"), refused.getMessage());
-            c.rollback();
-            c.setAutoCommit(true);
             effects.close();
+            c.commit(); // a pool committing on return, or an application committing again: nothing is left to commit
+            c.setAutoCommit(true);
             assertEquals(0, orders(c), "the stalled request's work never committed");
         }
     }
@@ -297,6 +307,80 @@ class EffectWatchTest {
             assertEquals(Reservation.Outcome.OUTCOME_UNKNOWN, afterCrash(store, "xa"), "it falls back to reconcile");
         } finally {
             xa.close();
+        }
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"function", "several statements", "copy"})
+    void onPostgresqlAWriteTheStatementTextHidesIsStillMarked(String how) throws Exception {
+        Arguments database = databases().filter(a -> a.get()[0].equals("postgresql")).findFirst().get();
+        String url = (String) database.get()[1];
+        String user = (String) database.get()[2];
+        String password = (String) database.get()[3];
+        JdbcIdempotencyStore store = store(url, user, password);
+        try (Connection c = applicationConnection("org.postgresql.Driver", url, user, password)) {
+            createOrders(c);
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE FUNCTION " + table + "_place(id VARCHAR) RETURNS INTEGER AS $$ INSERT INTO " + table
+                        + "_orders (id) VALUES (id) RETURNING 1 $$ LANGUAGE SQL");
+            }
+            Reservation owned = store.reserve("t", how, "fp");
+            RequestEffects effects = request(store, owned, table);
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                switch (how) {
+                    case "function":
+                        s.executeQuery("SELECT " + table + "_place('order-1')").close();
+                        break;
+                    case "several statements":
+                        s.execute("SET LOCAL lock_timeout = '5s'; INSERT INTO " + table + "_orders (id) VALUES ('order-1')");
+                        break;
+                    default:
+                        Object copy = c.getClass().getMethod("getCopyAPI").invoke(c);
+                        copy.getClass().getMethod("copyIn", String.class, java.io.Reader.class).invoke(copy,
+                                "COPY " + table + "_orders (id) FROM STDIN", new java.io.StringReader("order-1\n"));
+                }
+            }
+            c.commit();
+            c.setAutoCommit(true);
+            effects.close();
+            assertEquals(1, orders(c));
+            assertEquals(Reservation.Outcome.OUTCOME_UNKNOWN, afterCrash(store, how), "the committed write was marked");
+            try (Statement s = c.createStatement()) {
+                s.execute("DROP FUNCTION " + table + "_place(VARCHAR)");
+            }
+        }
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"START TRANSACTION", "LOCK TABLES %s_orders WRITE", "CREATE TABLE %s_more (id INT)"})
+    void onMariadbAStatementThatCommitsImplicitlyMarksWhatIsOpen(String statement) throws Exception {
+        Arguments database = databases().filter(a -> a.get()[0].equals("mariadb")).findFirst().get();
+        String url = (String) database.get()[1];
+        String user = (String) database.get()[2];
+        String password = (String) database.get()[3];
+        JdbcIdempotencyStore store = store(url, user, password);
+        try (Connection c = applicationConnection("org.mariadb.jdbc.Driver", url, user, password)) {
+            createOrders(c);
+            String key = statement.split(" ")[0];
+            Reservation owned = store.reserve("t", key, "fp");
+            RequestEffects effects = request(store, owned, table);
+            c.setAutoCommit(false);
+            insertOrder(c, table, "order-1");
+            try (Statement s = c.createStatement()) {
+                s.execute(String.format(statement, table));
+            }
+            effects.close(); // the request dies here: what the statement committed stays
+            try (Statement s = c.createStatement()) {
+                s.execute("UNLOCK TABLES");
+            }
+            c.rollback();
+            c.setAutoCommit(true);
+            assertEquals(1, orders(c), "the statement committed the order");
+            assertEquals(Reservation.Outcome.OUTCOME_UNKNOWN, afterCrash(store, key));
+            try (Statement s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS " + table + "_more");
+            }
         }
     }
 
