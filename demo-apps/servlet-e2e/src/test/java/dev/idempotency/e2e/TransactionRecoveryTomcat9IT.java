@@ -38,7 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * database through the container's DataSource (Tomcat's DBCP pool, the driver in lib/), by hand and through Spring's
  * {@code @Transactional}, and calls a payment provider over HTTP. The server is killed with SIGKILL while keyed
  * requests stand (a) after their write and before their commit, (b) after their commit and before their response was
- * recorded, (c) after their outbound call; the same keys are then sent again. Every case is asserted on the
+ * recorded, (c) after their outbound call, (d) after a commit on a thread of an asynchronous cycle (which the agent
+ * does not watch: the request falls back to reconcile); the same keys are then sent again. Every case is asserted on the
  * application's rows and the provider's calls, not only on status codes.
  */
 class TransactionRecoveryTomcat9IT {
@@ -46,7 +47,7 @@ class TransactionRecoveryTomcat9IT {
     private static final String HOLD = "60000";
     private static final Duration AWAIT = Duration.ofSeconds(60);
 
-    private enum Case { BEFORE_COMMIT, AFTER_COMMIT, AFTER_CALL }
+    private enum Case { BEFORE_COMMIT, AFTER_COMMIT, AFTER_CALL, AFTER_ASYNC_COMMIT }
 
     private static final class Attempt {
         final Case at;
@@ -64,11 +65,11 @@ class TransactionRecoveryTomcat9IT {
         }
 
         String path() {
-            return at == Case.AFTER_CALL ? "/payouts" : spring ? "/spring/transfers" : "/transfers";
+            return at == Case.AFTER_CALL ? "/payouts" : at == Case.AFTER_ASYNC_COMMIT ? "/async-transfers" : spring ? "/spring/transfers" : "/transfers";
         }
 
         String stage() {
-            return at == Case.BEFORE_COMMIT ? "written" : at == Case.AFTER_COMMIT ? "committed" : "called-out";
+            return at == Case.BEFORE_COMMIT ? "written" : at == Case.AFTER_CALL ? "called-out" : "committed";
         }
     }
 
@@ -100,8 +101,8 @@ class TransactionRecoveryTomcat9IT {
                 }
                 for (Attempt a : attempts) {
                     HttpRequest.Builder request = request(client, a).header("X-Provider-Url", providerUrl)
-                            .header(a.at == Case.BEFORE_COMMIT ? "X-Pause-Before-Commit-Ms" : a.at == Case.AFTER_COMMIT
-                                    ? "X-Pause-After-Commit-Ms" : "X-Pause-After-Call-Ms", HOLD);
+                            .header(a.at == Case.BEFORE_COMMIT ? "X-Pause-Before-Commit-Ms" : a.at == Case.AFTER_CALL
+                                    ? "X-Pause-After-Call-Ms" : "X-Pause-After-Commit-Ms", HOLD);
                     client.sendAsync(request);
                 }
                 for (Attempt a : attempts) {
@@ -111,7 +112,7 @@ class TransactionRecoveryTomcat9IT {
                 server.kill();
                 // What the crash left: rows of committed transfers, calls the provider took.
                 for (Attempt a : attempts) {
-                    long expected = a.at == Case.AFTER_COMMIT ? 1 : 0;
+                    long expected = a.at == Case.AFTER_COMMIT || a.at == Case.AFTER_ASYNC_COMMIT ? 1 : 0;
                     assertEquals(expected, rows(db, table, a.transfer), a.at + " " + a.transfer + ": rows left by the crash");
                     if (a.at == Case.AFTER_CALL) assertEquals(1, calls(providerCalls, a.transfer), "the provider was called once");
                 }
@@ -133,10 +134,11 @@ class TransactionRecoveryTomcat9IT {
                     } else {
                         PaymentsScenarios.assertProblem(retry, 409, "outcome-unknown");
                         PaymentsScenarios.assertProblem(send(again, request(again, a)), 409, "outcome-unknown");
-                        if (a.at == Case.AFTER_COMMIT) assertEquals(1, rows(db, table, a.transfer), "never run a second time");
-                        else assertEquals(1, calls(providerCalls, a.transfer), "the provider was not called again");
+                        if (a.at == Case.AFTER_CALL) assertEquals(1, calls(providerCalls, a.transfer), "the provider was not called again");
+                        else assertEquals(1, rows(db, table, a.transfer), "never run a second time");
                         List<String> marks = marks(db, storeTable, a.key);
                         String expected = a.at == Case.AFTER_COMMIT ? "COMMIT commit"
+                                : a.at == Case.AFTER_ASYNC_COMMIT ? "UNWATCHED asynchronous processing on threads the agent does not watch"
                                 : "EXTERNAL HTTP POST " + providerUrl + "/" + a.transfer;
                         assertEquals(List.of(expected), marks, "why the outcome is unknown");
                     }
@@ -151,7 +153,7 @@ class TransactionRecoveryTomcat9IT {
         }
         System.out.println("[transaction recovery on " + database + "] kills: " + ROUNDS + "; decided after a kill: before commit "
                 + decided[0] + " (all ran once more), after commit " + decided[1] + " (all outcome-unknown), after an HTTP call "
-                + decided[2] + " (all outcome-unknown)");
+                + decided[2] + " (all outcome-unknown), after an asynchronous commit " + decided[3] + " (all outcome-unknown)");
         for (int n : decided) assertTrue(n >= 20, "at least 20 of each case");
     }
 

@@ -45,6 +45,7 @@ public final class RequestEffects {
     /** Set while the agent runs its own statements on the application's connection: those are not watched. */
     private boolean busy;
     private volatile boolean marked;
+    private boolean unwatchedNoted;
     private volatile boolean closed;
 
     private static final class ConnectionState {
@@ -105,19 +106,20 @@ public final class RequestEffects {
      * The request continues on threads the agent does not watch (an asynchronous cycle): its effects there cannot be
      * seen, so it is marked as such and, after a crash, its key becomes unknown instead of running again.
      */
-    public void continuesUnwatched(String how) {
-        if (closed) return;
+    public boolean continuesUnwatched(String how) {
+        if (closed || unwatchedNoted) return true;
         if (ASYNC_REPORTED.compareAndSet(false, true)) {
             AgentLog.warn(description + " continues on threads the agent does not watch (" + how + "): such requests fall back to"
                     + " reconcile (after a crash their keys become outcome unknown); said once");
         }
         try {
             external(EffectMark.Kind.UNWATCHED, how);
-        } catch (Exception e) {
-            AgentLog.error(description + ": could not note that it continues on threads the agent does not watch (" + how
-                    + "); after a crash its key may run again", e);
+            unwatchedNoted = true;
+            return true;
+        } catch (EffectNotMarked | RuntimeException e) {
+            AgentLog.error(description + ": could not note that it continues on threads the agent does not watch (" + how + ")", e);
+            return false;
         }
-        if (CURRENT.get() == this) CURRENT.remove();
     }
 
     // ---- JDBC

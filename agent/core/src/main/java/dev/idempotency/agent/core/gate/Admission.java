@@ -171,9 +171,10 @@ public final class Admission {
     /**
      * The request goes on on threads the agent does not watch (an asynchronous cycle): under on-expired-lease=transaction
      * its key is marked so, and a crash leaves it unknown rather than run again. Called on the request's own thread.
+     * Returns false when the mark could not be written.
      */
-    public void continuesOffThread() {
-        if (effects != null) effects.continuesUnwatched("asynchronous processing on threads the agent does not watch");
+    public boolean continuesOffThread() {
+        return effects == null || effects.continuesUnwatched("asynchronous processing on threads the agent does not watch");
     }
 
     /**

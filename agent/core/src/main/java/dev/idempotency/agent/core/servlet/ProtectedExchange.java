@@ -87,7 +87,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
         if (abandoned) return; // only the application's own late complete() may end an abandoned request
         if (thrown == null && http.isAsyncStarted(currentRequest)) {
             Admission running = admission;
-            if (running != null) running.continuesOffThread();
+            if (running != null) running.continuesOffThread(); // a cycle started on the container's own request too
             http.setAttribute(currentRequest, IdempotentServletHandler.PENDING_ATTRIBUTE, this);
             http.onAsyncEnd(currentRequest, this);
             return;
@@ -135,6 +135,19 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     }
 
     @Override public void beforeAsyncComplete() { finish(null, true); }
+
+    /**
+     * The work goes to threads the agent does not watch: under recovery=transaction that is noted before it can start
+     * there, and a cycle whose note cannot be written does not start.
+     */
+    @Override
+    public void starting() {
+        Admission running = admission;
+        if (running != null && !running.continuesOffThread()) {
+            throw new IllegalStateException("idempotency agent: cannot note that this keyed request continues on other threads"
+                    + " (the idempotency store did not take it), so its asynchronous processing is refused");
+        }
+    }
 
     @Override
     public void completed() {

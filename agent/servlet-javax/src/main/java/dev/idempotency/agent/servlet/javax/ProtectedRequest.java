@@ -34,6 +34,7 @@ final class ProtectedRequest extends HttpServletRequestWrapper {
 
     @Override
     public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
+        end.starting();
         asyncContext = new CapturingAsyncContext(super.startAsync(request, response), capture, end);
         return asyncContext;
     }
