@@ -4,6 +4,7 @@ import dev.idempotency.agent.core.AdvisedMethods;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsAccessor;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsHandler;
 import dev.idempotency.agent.core.config.AgentConfig;
+import dev.idempotency.agent.core.effects.RequestEffects;
 import dev.idempotency.agent.core.gate.Answer;
 import dev.idempotency.agent.core.gate.Decision;
 import dev.idempotency.agent.core.gate.ExchangeAttributes;
@@ -128,8 +129,15 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         }
         jaxrs.replaceEntity(request, capture.bytes());
         if (decision.admission() == null) return; // failure-mode open: runs unprotected
+        boolean suspended = jaxrs.isSuspended(resourceInfo);
+        if (suspended) {
+            // A suspended resource's work goes on on other threads, and its end comes on one of them: under
+            // recovery=transaction it is noted as unwatched now, and this thread, which serves other requests next, is not.
+            decision.admission().continuesOffThread();
+            RequestEffects.unwatchCurrentThread();
+        }
         jaxrs.setProperty(request, EXCHANGE, new JaxrsExchange(decision.admission(), capture, config.maxResponseBytes, gate.memory(),
-                jaxrs.isSuspended(resourceInfo)));
+                suspended));
     }
 
     /**
