@@ -101,6 +101,7 @@ class TransactionRecoveryTomcat9IT {
                 }
                 for (Attempt a : attempts) {
                     HttpRequest.Builder request = request(client, a).header("X-Provider-Url", providerUrl)
+                            .header("X-Client", a.spring ? "jdk" : "url-connection") // for payouts: the JDK's HttpClient or HttpURLConnection
                             .header(a.at == Case.BEFORE_COMMIT ? "X-Pause-Before-Commit-Ms" : a.at == Case.AFTER_CALL
                                     ? "X-Pause-After-Call-Ms" : "X-Pause-After-Commit-Ms", HOLD);
                     client.sendAsync(request);

@@ -434,8 +434,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                                              OwnershipToken takeOver, String fingerprint) throws SQLException {
         // Read committed whatever the server's default: the marks must be read with a snapshot taken after the row lock
         // was granted (under repeatable read PostgreSQL and H2 would read them as of the lock's request, before it waited).
+        // (InnoDB's locking reads see the latest rows at any level, and its statement-based binary log refuses read
+        // committed writes: MariaDB and MySQL keep their level.)
         int isolation = c.getTransactionIsolation();
-        if (isolation != Connection.TRANSACTION_READ_COMMITTED) c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        boolean switchLevel = !"mysql".equals(dialect.name()) && isolation != Connection.TRANSACTION_READ_COMMITTED;
+        if (switchLevel) c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         c.setAutoCommit(false);
         boolean committed = false;
         try {
@@ -464,7 +467,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         } finally {
             if (!committed) rollbackQuietly(c);
             c.setAutoCommit(true);
-            if (isolation != Connection.TRANSACTION_READ_COMMITTED) c.setTransactionIsolation(isolation);
+            if (switchLevel) c.setTransactionIsolation(isolation);
         }
     }
 

@@ -11,7 +11,10 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 
-/** POST /payouts: tells a payment provider over HTTP (HttpURLConnection), writing nothing to its own database. */
+/**
+ * POST /payouts: tells a payment provider over HTTP (HttpURLConnection, or the JDK's HttpClient with X-Client: jdk), writing
+ * nothing to its own database.
+ */
 @WebServlet("/payouts")
 public class NotifyServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
@@ -20,7 +23,17 @@ public class NotifyServlet extends HttpServlet {
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String body = Transfers.text(request.getInputStream());
         String transfer = Transfers.field(body, "transfer");
-        HttpURLConnection call = (HttpURLConnection) new URL(request.getHeader("X-Provider-Url") + "/" + transfer).openConnection();
+        String provider = request.getHeader("X-Provider-Url") + "/" + transfer;
+        int status = "jdk".equals(request.getHeader("X-Client")) ? postWithJdkClient(provider, body) : postWithUrlConnection(provider, body);
+        Transfers.stage(transfer, "called-out");
+        Transfers.pause(request.getHeader("X-Pause-After-Call-Ms"));
+        response.setStatus(201);
+        response.setContentType("application/json");
+        response.getWriter().write("{\"transfer\":\"" + transfer + "\",\"provider\":" + status + ",\"at\":" + System.nanoTime() + "}");
+    }
+
+    private static int postWithUrlConnection(String url, String body) throws IOException {
+        HttpURLConnection call = (HttpURLConnection) new URL(url).openConnection();
         call.setRequestMethod("POST");
         call.setDoOutput(true);
         try (OutputStream out = call.getOutputStream()) {
@@ -30,10 +43,29 @@ public class NotifyServlet extends HttpServlet {
         try (InputStream in = call.getInputStream()) {
             Transfers.text(in);
         }
-        Transfers.stage(transfer, "called-out");
-        Transfers.pause(request.getHeader("X-Pause-After-Call-Ms"));
-        response.setStatus(201);
-        response.setContentType("application/json");
-        response.getWriter().write("{\"transfer\":\"" + transfer + "\",\"provider\":" + status + ",\"at\":" + System.nanoTime() + "}");
+        return status;
+    }
+
+    /** The JDK's HttpClient (Java 11+), reached by reflection: this application compiles for Java 8. */
+    private static int postWithJdkClient(String url, String body) throws IOException {
+        try {
+            Class<?> clientType = Class.forName("java.net.http.HttpClient");
+            Object client = clientType.getMethod("newHttpClient").invoke(null);
+            Class<?> requestType = Class.forName("java.net.http.HttpRequest");
+            Class<?> publishers = Class.forName("java.net.http.HttpRequest$BodyPublishers");
+            Class<?> publisherType = Class.forName("java.net.http.HttpRequest$BodyPublisher");
+            Object builder = requestType.getMethod("newBuilder", java.net.URI.class).invoke(null, java.net.URI.create(url));
+            Object publisher = publishers.getMethod("ofString", String.class).invoke(null, body);
+            builder = Class.forName("java.net.http.HttpRequest$Builder").getMethod("POST", publisherType).invoke(builder, publisher);
+            Object built = Class.forName("java.net.http.HttpRequest$Builder").getMethod("build").invoke(builder);
+            Class<?> handlerType = Class.forName("java.net.http.HttpResponse$BodyHandler");
+            Object handler = Class.forName("java.net.http.HttpResponse$BodyHandlers").getMethod("ofString").invoke(null);
+            Object response = clientType.getMethod("send", requestType, handlerType).invoke(client, built, handler);
+            return (Integer) Class.forName("java.net.http.HttpResponse").getMethod("statusCode").invoke(response);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause() instanceof IOException ? (IOException) e.getCause() : new IOException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IOException("no java.net.http.HttpClient here", e);
+        }
     }
 }

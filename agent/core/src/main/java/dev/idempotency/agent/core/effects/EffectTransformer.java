@@ -20,6 +20,11 @@ public final class EffectTransformer implements ClassFileTransformer {
     private static final String BRIDGE_RESOURCE = EffectWeaver.BRIDGE + ".class";
 
     private final ClassLoader agentLoader = EffectTransformer.class.getClassLoader();
+    /**
+     * The JDK's platform loader (java.net.http): it asks the bootstrap loader, and so finds the bridge, for every package
+     * outside its modules, though it does not list the bridge as a resource. Null on Java 8.
+     */
+    private static final ClassLoader PLATFORM = platformLoader();
     private final LoaderSees seesBridge = new LoaderSees(loader -> AgentLog.warn("the class loader " + loader + " cannot see the"
             + " agent's bridge: the JDBC drivers and HTTP clients it loads are NOT watched, and requests using them may run twice"
             + " after a crash under on-expired-lease=transaction"), BRIDGE_RESOURCE);
@@ -50,13 +55,21 @@ public final class EffectTransformer implements ClassFileTransformer {
         if (internalName == null || classFile == null || loader == agentLoader) return null;
         EffectHooks.Role role = EffectHooks.roleOf(internalName);
         if (role == null && loader != null && mentions(classFile, JMS)) role = jmsProducer(loader, classFile);
-        if (role == null || (loader != null && !seesBridge.matches(loader))) return null;
+        if (role == null || (loader != null && loader != PLATFORM && !seesBridge.matches(loader))) return null;
         try {
             byte[] woven = EffectWeaver.weave(classFile, role);
             if (woven != null) AgentLog.debug("watching effects of " + internalName.replace('/', '.'));
             return woven;
         } catch (Throwable t) {
             AgentLog.warn("could not watch " + internalName.replace('/', '.') + ": its effects are NOT seen", t);
+            return null;
+        }
+    }
+
+    private static ClassLoader platformLoader() {
+        try {
+            return (ClassLoader) ClassLoader.class.getMethod("getPlatformClassLoader").invoke(null);
+        } catch (ReflectiveOperationException java8) {
             return null;
         }
     }

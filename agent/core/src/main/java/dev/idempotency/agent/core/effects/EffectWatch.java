@@ -39,6 +39,8 @@ public final class EffectWatch implements EffectHandler {
     public void beforeSetAutoCommit(Object connection, boolean on) {
         RequestEffects effects = RequestEffects.current();
         if (effects == null || !on) return;
+        // the PostgreSQL driver commits through its own commit(), hooked already
+        if (RequestEffects.isPostgres(connection)) return;
         try {
             Connection c = (Connection) connection;
             if (!c.getAutoCommit()) effects.beforeCommit(c); // turning autocommit on commits what is open

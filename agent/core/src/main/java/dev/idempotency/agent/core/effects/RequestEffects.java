@@ -51,14 +51,11 @@ public final class RequestEffects {
     private static final class ConnectionState {
         /** The marks for the store's database; null for a connection to another database. */
         final EffectMarks marks;
-        /** The statements of the connection's database, to ask whether a transaction wrote; null for an unknown database. */
-        final EffectMarks dialect;
         final String url;
         boolean wrote;
 
-        ConnectionState(EffectMarks marks, EffectMarks dialect, String url) {
+        ConnectionState(EffectMarks marks, String url) {
             this.marks = marks;
-            this.dialect = dialect;
             this.url = url;
         }
     }
@@ -138,19 +135,39 @@ public final class RequestEffects {
     void beforeCommit(Connection connection) throws SQLException, EffectNotMarked {
         ConnectionState state = connections.get(connection);
         boolean wrote = state != null && state.wrote;
-        if (!wrote && mayHideWrites(connection)) {
-            // PostgreSQL says whether the transaction wrote, whatever its statements' text said (a function, COPY)
-            state = stateOf(connection);
-            busy = true;
-            try {
-                wrote = state.dialect != null && state.dialect.transactionWrote(connection);
-            } finally {
-                busy = false;
+        String url = null;
+        if (isPostgres(connection)) {
+            // Nothing open, or a failed transaction whose COMMIT rolls back: nothing to mark, and nothing may be run on it.
+            // A read-only transaction cannot write: its mark could not even be inserted.
+            String transaction = PostgresTransactions.state(connection);
+            if ("IDLE".equals(transaction) || "FAILED".equals(transaction) || connection.isReadOnly()) {
+                if (state != null) state.wrote = false;
+                return;
+            }
+            if (!wrote && !connection.getAutoCommit()) {
+                // the server says whether the transaction wrote, whatever its statements' text said (a function, COPY)
+                url = connection.getMetaData().getURL();
+                EffectMarks dialect = url == null ? null : marksFor(url);
+                busy = true;
+                try {
+                    wrote = dialect != null && dialect.transactionWrote(connection);
+                } finally {
+                    busy = false;
+                }
             }
         }
         if (!wrote) return;
-        if (state.marks == null) external(EffectMark.Kind.EXTERNAL, "JDBC commit on " + state.url);
-        else mark(connection, state, EffectMark.Kind.COMMIT, "commit");
+        state = stateOf(connection);
+        if (state.marks == null) {
+            try {
+                external(EffectMark.Kind.EXTERNAL, "JDBC commit on " + state.url);
+            } catch (EffectNotMarked e) {
+                rollBackUnmarked(connection, state);
+                throw e;
+            }
+        } else {
+            mark(connection, state, EffectMark.Kind.COMMIT, "commit");
+        }
         state.wrote = false;
     }
 
@@ -162,9 +179,12 @@ public final class RequestEffects {
         else mark(connection, state, EffectMark.Kind.WRITE, what);
     }
 
-    private static boolean mayHideWrites(Connection connection) throws SQLException {
-        String url = connection.getMetaData().getURL();
-        return url != null && url.startsWith("jdbc:postgresql:") && !connection.getAutoCommit();
+    static boolean isPostgres(Object connection) {
+        return connection.getClass().getName().startsWith("org.postgresql.");
+    }
+
+    private EffectMarks marksFor(String url) {
+        return MARKS.computeIfAbsent(url + '\n' + table, k -> EffectMarks.forUrl(url, table));
     }
 
     void rolledBack(Object connection) {
@@ -191,7 +211,7 @@ public final class RequestEffects {
         busy = true;
         try {
             String url = connection.getMetaData().getURL();
-            EffectMarks marks = url == null ? null : MARKS.computeIfAbsent(url + '\n' + table, k -> EffectMarks.forUrl(url, table));
+            EffectMarks marks = url == null ? null : marksFor(url);
             boolean same = marks != null && STORE_DATABASE.contains(url + '\n' + table);
             if (marks != null && !same) {
                 same = marks.seesKey(connection, token);
@@ -200,7 +220,7 @@ public final class RequestEffects {
                         + " are marked in their own transactions" : " do not reach the idempotency store's database (table " + table
                         + "_effects not seen there): their writes are marked through the store before they run"));
             }
-            state = new ConnectionState(same ? marks : null, marks, redacted(url));
+            state = new ConnectionState(same ? marks : null, redacted(url));
         } finally {
             busy = false;
         }

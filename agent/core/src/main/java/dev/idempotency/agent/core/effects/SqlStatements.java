@@ -28,7 +28,8 @@ final class SqlStatements {
                 // SELECT ... INTO a new table writes (PostgreSQL, H2); a variable target (MySQL's INTO @v) is a
                 // read, but telling them apart is not worth a wrong guess
                 return mentions(sql, end, "INTO") ? Kind.WRITE : Kind.READ;
-            case "SET": // SET autocommit = 1 commits an open transaction (MySQL, MariaDB)
+            case "SET": // SET autocommit = 1 commits an open transaction (MySQL, MariaDB), SET PASSWORD too
+                if (mentions(sql, end, "PASSWORD")) return Kind.DDL;
                 return mentions(sql, end, "AUTOCOMMIT") ? Kind.COMMIT : Kind.READ;
             case "EXPLAIN": // EXPLAIN ANALYZE runs the statement (PostgreSQL)
                 return mentions(sql, end, "ANALYZE") || mentions(sql, end, "ANALYSE") ? Kind.WRITE : Kind.READ;
@@ -38,6 +39,9 @@ final class SqlStatements {
             case "BEGIN": case "START": case "LOCK": case "UNLOCK":
                 return Kind.COMMIT;
             case "CREATE": case "ALTER": case "DROP": case "TRUNCATE": case "RENAME": case "GRANT": case "REVOKE":
+            // also committing implicitly on MySQL and MariaDB: maintenance, caches, plugins, passwords
+            case "ANALYZE": case "OPTIMIZE": case "REPAIR": case "CHECK": case "FLUSH": case "RESET": case "CACHE": case "LOAD":
+            case "INSTALL": case "UNINSTALL":
                 return Kind.DDL;
             case "WITH": // a data-modifying WITH (PostgreSQL) writes
                 return mentions(sql, end, "INSERT") || mentions(sql, end, "UPDATE") || mentions(sql, end, "DELETE")
@@ -59,7 +63,7 @@ final class SqlStatements {
         return false;
     }
 
-    /** Whitespace, comments and opening parentheses before the first keyword; MySQL's executable comments are kept. */
+    /** Whitespace, comments and opening parentheses before the first keyword; MySQL's and MariaDB's executable comments are kept. */
     private static int skipNoise(String sql, int from) {
         int i = from;
         while (i < sql.length()) {
@@ -69,7 +73,7 @@ final class SqlStatements {
             } else if (sql.startsWith("--", i)) {
                 int eol = sql.indexOf('\n', i);
                 i = eol < 0 ? sql.length() : eol + 1;
-            } else if (sql.startsWith("/*", i) && !sql.startsWith("/*!", i)) {
+            } else if (sql.startsWith("/*", i) && !sql.startsWith("/*!", i) && !sql.startsWith("/*M!", i)) {
                 int close = sql.indexOf("*/", i + 2);
                 i = close < 0 ? sql.length() : close + 2;
             } else {

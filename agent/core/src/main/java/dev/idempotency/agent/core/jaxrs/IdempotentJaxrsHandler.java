@@ -5,6 +5,7 @@ import dev.idempotency.agent.bootstrap.bridge.JaxrsAccessor;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsHandler;
 import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.effects.RequestEffects;
+import dev.idempotency.agent.core.protocol.Problem;
 import dev.idempotency.agent.core.gate.Answer;
 import dev.idempotency.agent.core.gate.Decision;
 import dev.idempotency.agent.core.gate.ExchangeAttributes;
@@ -133,8 +134,15 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         if (suspended) {
             // A suspended resource's work goes on on other threads, and its end comes on one of them: under
             // recovery=transaction it is noted as unwatched now, and this thread, which serves other requests next, is not.
-            decision.admission().continuesOffThread();
+            boolean noted = decision.admission().continuesOffThread();
             RequestEffects.unwatchCurrentThread();
+            if (!noted) { // its work would run unwatched and unmarked: it does not run
+                if (decision.admission().end()) decision.admission().release("its asynchronous work could not be noted");
+                capture.releaseMemory();
+                abort(jaxrs, request, Answer.problem(Problem.STORE_UNAVAILABLE, "The idempotency store cannot note this request's"
+                        + " asynchronous work, so it was not run.", "1"));
+                return;
+            }
         }
         jaxrs.setProperty(request, EXCHANGE, new JaxrsExchange(decision.admission(), capture, config.maxResponseBytes, gate.memory(),
                 suspended));

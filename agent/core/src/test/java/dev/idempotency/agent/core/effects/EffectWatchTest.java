@@ -384,6 +384,86 @@ class EffectWatchTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aCommitThroughHikariCpOrC3p0IsSeenAtTheDriverBeneathThePool(String name, String url, String user, String password,
+                                                                      String driver) throws Exception {
+        JdbcIdempotencyStore store = store(url, user, password);
+        String vendorClass = "h2".equals(name) ? "org.h2.jdbcx.JdbcDataSource" : "postgresql".equals(name)
+                ? "org.postgresql.ds.PGSimpleDataSource" : "org.mariadb.jdbc.MariaDbDataSource";
+        Object vendor = wovenDriverLoader(driver).loadClass(vendorClass).getConstructor().newInstance();
+        for (String setter : new String[] {"setURL", "setUrl"}) {
+            try {
+                vendor.getClass().getMethod(setter, String.class).invoke(vendor, url);
+                break;
+            } catch (NoSuchMethodException other) {
+                // the vendor's spelling is the other one
+            }
+        }
+        if (user != null) vendor.getClass().getMethod("setUser", String.class).invoke(vendor, user);
+        if (password != null) vendor.getClass().getMethod("setPassword", String.class).invoke(vendor, password);
+        com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+        config.setDataSource((javax.sql.DataSource) vendor);
+        config.setMaximumPoolSize(2);
+        javax.sql.DataSource c3p0 = com.mchange.v2.c3p0.DataSources.pooledDataSource((javax.sql.DataSource) vendor);
+        try (com.zaxxer.hikari.HikariDataSource hikari = new com.zaxxer.hikari.HikariDataSource(config)) {
+            try (Connection c = hikari.getConnection()) {
+                createOrders(c);
+            }
+            for (javax.sql.DataSource pool : new javax.sql.DataSource[] {hikari, c3p0}) {
+                String key = pool == hikari ? "hikari" : "c3p0";
+                Reservation owned = store.reserve("t", key, "fp");
+                RequestEffects effects = request(store, owned, table);
+                try (Connection c = pool.getConnection()) {
+                    assertTrue(c.getClass().getName().toLowerCase(java.util.Locale.ROOT).contains(pool == hikari ? "hikari" : "c3p0"),
+                            "the application holds the pool's proxy: " + c.getClass());
+                    c.setAutoCommit(false);
+                    insertOrder(c, table, "order-" + key);
+                    c.commit();
+                    c.setAutoCommit(true);
+                }
+                effects.close();
+                assertEquals(Reservation.Outcome.OUTCOME_UNKNOWN, afterCrash(store, key), key);
+                assertEquals(EffectMark.Kind.COMMIT, store.find("t", key).get().effects().get(0).kind(), key);
+            }
+        } finally {
+            com.mchange.v2.c3p0.DataSources.destroy(c3p0);
+        }
+    }
+
+    /** What the application sees on PostgreSQL is what it would see without the agent, and a commit is marked once. */
+    @org.junit.jupiter.api.Test
+    void onPostgresqlFailedAndReadOnlyTransactionsCommitAsWithoutTheAgentAndAMarkIsWrittenOnce() throws Exception {
+        Arguments database = databases().filter(a -> a.get()[0].equals("postgresql")).findFirst().get();
+        String url = (String) database.get()[1];
+        String user = (String) database.get()[2];
+        String password = (String) database.get()[3];
+        JdbcIdempotencyStore store = store(url, user, password);
+        try (Connection c = applicationConnection("org.postgresql.Driver", url, user, password)) {
+            createOrders(c);
+            PreparedStatement cached = c.prepareStatement("SELECT COUNT(*) FROM " + table + "_orders"); // as a statement cache would
+            Reservation owned = store.reserve("t", "pg", "fp");
+            RequestEffects effects = request(store, owned, table);
+
+            c.setAutoCommit(false); // a failed transaction: its COMMIT rolls back, quietly, as without the agent
+            try (Statement s = c.createStatement()) {
+                assertThrows(SQLException.class, () -> s.execute("SELECT no_such_column FROM " + table + "_orders"));
+            }
+            c.commit();
+            c.setReadOnly(true); // a read-only transaction with a statement whose text is unknown: it cannot write, and commits
+            cached.executeQuery().close();
+            c.commit();
+            c.setReadOnly(false);
+            insertOrder(c, table, "order-1"); // then a write, committed by turning autocommit back on, as Spring does
+            c.setAutoCommit(true);
+            effects.close();
+            assertEquals(1, orders(c));
+            List<EffectMark> marks = store.find("t", "pg").get().effects();
+            assertEquals(1, marks.size(), "one mark for one committed transaction: " + marks);
+            assertEquals(EffectMark.Kind.COMMIT, marks.get(0).kind());
+        }
+    }
+
     // ---- the drivers, woven
 
     private static ClassLoader wovenDriverLoader(String driverClass) throws Exception {
