@@ -15,6 +15,7 @@ import net.bytebuddy.jar.asm.Type;
 final class EffectWeaver extends ClassVisitor {
     static final String BRIDGE = "dev/idempotency/agent/bootstrap/bridge/EffectBridge";
     private static final String OBJECT = "(Ljava/lang/Object;)V";
+    private static final String EXECUTE = "(Ljava/lang/Object;Ljava/lang/String;)V";
 
     private final EffectHooks.Role role;
     private boolean wove;
@@ -105,57 +106,51 @@ final class EffectWeaver extends ClassVisitor {
             super.visitCode();
             switch (hook) {
                 case COMMIT:
-                    call(0, "beforeCommit", OBJECT);
+                    call("beforeCommit", OBJECT, Opcodes.ALOAD, 0);
                     break;
                 case SET_AUTO_COMMIT:
-                    super.visitVarInsn(Opcodes.ALOAD, 0);
-                    super.visitVarInsn(Opcodes.ILOAD, 1);
-                    super.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "beforeSetAutoCommit", "(Ljava/lang/Object;Z)V", false);
+                    call("beforeSetAutoCommit", "(Ljava/lang/Object;Z)V", Opcodes.ALOAD, 0, Opcodes.ILOAD, 1);
                     break;
                 case ROLLBACK:
-                    call(0, "beforeRollback", OBJECT);
+                    call("beforeRollback", OBJECT, Opcodes.ALOAD, 0);
                     break;
                 case EXECUTE_SQL:
-                    super.visitVarInsn(Opcodes.ALOAD, 0);
-                    super.visitVarInsn(Opcodes.ALOAD, 1);
-                    super.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "beforeExecute", "(Ljava/lang/Object;Ljava/lang/String;)V", false);
+                    call("beforeExecute", EXECUTE, Opcodes.ALOAD, 0, Opcodes.ALOAD, 1);
                     break;
                 case EXECUTE_PREPARED:
                     super.visitVarInsn(Opcodes.ALOAD, 0);
                     super.visitInsn(Opcodes.ACONST_NULL);
-                    super.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "beforeExecute", "(Ljava/lang/Object;Ljava/lang/String;)V", false);
+                    super.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "beforeExecute", EXECUTE, false);
                     break;
                 case XA_START:
-                    call(0, "xaStarted", OBJECT);
+                    call("xaStarted", OBJECT, Opcodes.ALOAD, 0);
                     break;
                 case OUTBOUND_THIS:
-                    outbound(0);
+                    outbound("http", 0);
                     break;
                 case OUTBOUND_FIRST_ARGUMENT:
-                    outbound(1);
+                    outbound("http", 1);
                     break;
                 case OUTBOUND_SECOND_ARGUMENT:
-                    outbound(2);
+                    outbound("http", 2);
                     break;
                 case OUTBOUND_JMS:
-                    super.visitLdcInsn("jms");
-                    super.visitVarInsn(Opcodes.ALOAD, 0);
-                    super.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "beforeOutbound", "(Ljava/lang/String;Ljava/lang/Object;)V", false);
+                    outbound("jms", 0);
                     break;
                 default:
                     break; // PREPARED is called on return
             }
         }
 
-        private void call(int local, String method, String descriptor) {
-            super.visitVarInsn(Opcodes.ALOAD, local);
+        /** Loads the given locals (pairs of load opcode and slot) and calls the bridge. */
+        private void call(String method, String descriptor, int... loads) {
+            for (int i = 0; i < loads.length; i += 2) super.visitVarInsn(loads[i], loads[i + 1]);
             super.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, method, descriptor, false);
         }
 
-        private void outbound(int local) {
-            super.visitLdcInsn("http");
-            super.visitVarInsn(Opcodes.ALOAD, local);
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "beforeOutbound", "(Ljava/lang/String;Ljava/lang/Object;)V", false);
+        private void outbound(String kind, int local) {
+            super.visitLdcInsn(kind);
+            call("beforeOutbound", "(Ljava/lang/String;Ljava/lang/Object;)V", Opcodes.ALOAD, local);
         }
 
         @Override

@@ -18,11 +18,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Driver;
@@ -50,7 +45,6 @@ class EffectWatchTest {
     private static final Duration LEASE = Duration.ofMillis(400);
     @TempDir
     static Path directory;
-    private static final List<URLClassLoader> LOADERS = new ArrayList<>();
 
     private final List<JdbcIdempotencyStore> stores = new ArrayList<>();
     private final String table = "fx_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
@@ -71,9 +65,13 @@ class EffectWatchTest {
     }
 
     @AfterAll
-    static void unwatch() throws IOException {
+    static void unwatch() {
         EffectBridge.install(null);
-        for (URLClassLoader loader : LOADERS) loader.close();
+    }
+
+    /** One database of {@link #databases()}, by name. */
+    private static Object[] database(String name) {
+        return databases().filter(a -> a.get()[0].equals(name)).findFirst().get().get();
     }
 
     @AfterEach
@@ -102,12 +100,12 @@ class EffectWatchTest {
 
     /** A connection from the woven driver, as the application would get it. */
     private static Connection applicationConnection(String driverClass, String url, String user, String password) throws Exception {
-        Driver driver = (Driver) wovenDriverLoader(driverClass).loadClass(driverClass).getConstructor().newInstance();
+        Driver driver = (Driver) WovenJar.of(driverClass).loadClass(driverClass).getConstructor().newInstance();
         Properties properties = new Properties();
         if (user != null) properties.setProperty("user", user);
         if (password != null) properties.setProperty("password", password);
         Connection connection = driver.connect(url, properties);
-        assertTrue(connection.getClass().getClassLoader() instanceof WovenDriverLoader, "the connection is the woven driver's");
+        assertTrue(connection.getClass().getClassLoader() instanceof WovenJar, "the connection is the woven driver's");
         return connection;
     }
 
@@ -276,13 +274,13 @@ class EffectWatchTest {
     @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"h2", "postgresql"})
     void anXaTransactionIsNotWatchedAndFallsBackToReconcile(String name) throws Exception {
-        Arguments database = databases().filter(a -> a.get()[0].equals(name)).findFirst().get();
-        String url = (String) database.get()[1];
-        String user = (String) database.get()[2];
-        String password = (String) database.get()[3];
+        Object[] database = database(name);
+        String url = (String) database[1];
+        String user = (String) database[2];
+        String password = (String) database[3];
         JdbcIdempotencyStore store = store(url, user, password);
         String dataSourceClass = "h2".equals(name) ? "org.h2.jdbcx.JdbcDataSource" : "org.postgresql.xa.PGXADataSource";
-        Object dataSource = wovenDriverLoader("h2".equals(name) ? "org.h2.Driver" : "org.postgresql.Driver").loadClass(dataSourceClass)
+        Object dataSource = WovenJar.of("h2".equals(name) ? "org.h2.Driver" : "org.postgresql.Driver").loadClass(dataSourceClass)
                 .getConstructor().newInstance();
         dataSource.getClass().getMethod("h2".equals(name) ? "setURL" : "setUrl", String.class).invoke(dataSource, url);
         if (user != null) dataSource.getClass().getMethod("setUser", String.class).invoke(dataSource, user);
@@ -313,10 +311,10 @@ class EffectWatchTest {
     @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"function", "several statements", "copy"})
     void onPostgresqlAWriteTheStatementTextHidesIsStillMarked(String how) throws Exception {
-        Arguments database = databases().filter(a -> a.get()[0].equals("postgresql")).findFirst().get();
-        String url = (String) database.get()[1];
-        String user = (String) database.get()[2];
-        String password = (String) database.get()[3];
+        Object[] database = database("postgresql");
+        String url = (String) database[1];
+        String user = (String) database[2];
+        String password = (String) database[3];
         JdbcIdempotencyStore store = store(url, user, password);
         try (Connection c = applicationConnection("org.postgresql.Driver", url, user, password)) {
             createOrders(c);
@@ -355,10 +353,10 @@ class EffectWatchTest {
     @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"START TRANSACTION", "LOCK TABLES %s_orders WRITE", "CREATE TABLE %s_more (id INT)"})
     void onMariadbAStatementThatCommitsImplicitlyMarksWhatIsOpen(String statement) throws Exception {
-        Arguments database = databases().filter(a -> a.get()[0].equals("mariadb")).findFirst().get();
-        String url = (String) database.get()[1];
-        String user = (String) database.get()[2];
-        String password = (String) database.get()[3];
+        Object[] database = database("mariadb");
+        String url = (String) database[1];
+        String user = (String) database[2];
+        String password = (String) database[3];
         JdbcIdempotencyStore store = store(url, user, password);
         try (Connection c = applicationConnection("org.mariadb.jdbc.Driver", url, user, password)) {
             createOrders(c);
@@ -391,7 +389,7 @@ class EffectWatchTest {
         JdbcIdempotencyStore store = store(url, user, password);
         String vendorClass = "h2".equals(name) ? "org.h2.jdbcx.JdbcDataSource" : "postgresql".equals(name)
                 ? "org.postgresql.ds.PGSimpleDataSource" : "org.mariadb.jdbc.MariaDbDataSource";
-        Object vendor = wovenDriverLoader(driver).loadClass(vendorClass).getConstructor().newInstance();
+        Object vendor = WovenJar.of(driver).loadClass(vendorClass).getConstructor().newInstance();
         for (String setter : new String[] {"setURL", "setUrl"}) {
             try {
                 vendor.getClass().getMethod(setter, String.class).invoke(vendor, url);
@@ -434,10 +432,10 @@ class EffectWatchTest {
     /** What the application sees on PostgreSQL is what it would see without the agent, and a commit is marked once. */
     @org.junit.jupiter.api.Test
     void onPostgresqlFailedAndReadOnlyTransactionsCommitAsWithoutTheAgentAndAMarkIsWrittenOnce() throws Exception {
-        Arguments database = databases().filter(a -> a.get()[0].equals("postgresql")).findFirst().get();
-        String url = (String) database.get()[1];
-        String user = (String) database.get()[2];
-        String password = (String) database.get()[3];
+        Object[] database = database("postgresql");
+        String url = (String) database[1];
+        String user = (String) database[2];
+        String password = (String) database[3];
         JdbcIdempotencyStore store = store(url, user, password);
         try (Connection c = applicationConnection("org.postgresql.Driver", url, user, password)) {
             createOrders(c);
@@ -461,56 +459,6 @@ class EffectWatchTest {
             List<EffectMark> marks = store.find("t", "pg").get().effects();
             assertEquals(1, marks.size(), "one mark for one committed transaction: " + marks);
             assertEquals(EffectMark.Kind.COMMIT, marks.get(0).kind());
-        }
-    }
-
-    // ---- the drivers, woven
-
-    private static ClassLoader wovenDriverLoader(String driverClass) throws Exception {
-        synchronized (LOADERS) {
-            for (URLClassLoader loader : LOADERS) {
-                if (((WovenDriverLoader) loader).driverClass.equals(driverClass)) return loader;
-            }
-            URL jar = Class.forName(driverClass).getProtectionDomain().getCodeSource().getLocation();
-            WovenDriverLoader loader = new WovenDriverLoader(jar, driverClass);
-            LOADERS.add(loader);
-            return loader;
-        }
-    }
-
-    /** Child-first over one driver jar: its classes are defined here, the hooked ones woven as the transformer does. */
-    private static final class WovenDriverLoader extends URLClassLoader {
-        final String driverClass;
-
-        WovenDriverLoader(URL jar, String driverClass) {
-            super(new URL[] {jar}, EffectWatchTest.class.getClassLoader());
-            this.driverClass = driverClass;
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> loaded = findLoadedClass(name);
-                if (loaded != null) return loaded;
-                String resource = name.replace('.', '/') + ".class";
-                URL own = findResource(resource);
-                if (own == null) return super.loadClass(name, resolve);
-                try (InputStream in = own.openStream()) {
-                    ByteArrayOutputStream out = new ByteArrayOutputStream();
-                    byte[] buffer = new byte[8192];
-                    for (int n; (n = in.read(buffer)) > 0; ) out.write(buffer, 0, n);
-                    byte[] bytes = out.toByteArray();
-                    EffectHooks.Role role = EffectHooks.roleOf(name.replace('.', '/'));
-                    if (role != null) {
-                        byte[] woven = EffectWeaver.weave(bytes, role);
-                        assertTrue(woven != null, name + " has hooks to weave");
-                        bytes = woven;
-                    }
-                    return defineClass(name, bytes, 0, bytes.length);
-                } catch (IOException e) {
-                    throw new ClassNotFoundException(name, e);
-                }
-            }
         }
     }
 }

@@ -17,7 +17,6 @@ import javax.jms.Message;
 import javax.jms.MessageProducer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 

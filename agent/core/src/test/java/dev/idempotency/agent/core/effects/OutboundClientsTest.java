@@ -12,14 +12,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -99,7 +95,8 @@ class OutboundClientsTest {
 
     /** One call through the woven client, by reflection: the client's classes live in their own loader. */
     private static void call(String client, String method, String url) throws Exception {
-        ClassLoader loader = WOVEN.computeIfAbsent(client, OutboundClientsTest::wovenLoader);
+        ClassLoader loader = WovenJar.of("apache4".equals(client) ? "org.apache.http.impl.client.InternalHttpClient"
+                : "apache5".equals(client) ? "org.apache.hc.client5.http.impl.classic.InternalHttpClient" : "okhttp3.internal.connection.RealCall");
         switch (client) {
             case "apache4": {
                 Object http = loader.loadClass("org.apache.http.impl.client.HttpClients").getMethod("createDefault").invoke(null);
@@ -145,43 +142,5 @@ class OutboundClientsTest {
             if (m.getName().equals(name) && m.getParameterCount() == parameters && m.getParameterTypes()[0].getSimpleName().equals("HttpUriRequest")) return m;
         }
         throw new IllegalStateException("no " + name);
-    }
-
-    private static final java.util.Map<String, ClassLoader> WOVEN = new java.util.concurrent.ConcurrentHashMap<>();
-
-    /** Child-first over the client's jar; its hooked classes woven as the transformer weaves them. */
-    private static ClassLoader wovenLoader(String client) {
-        String marker = "apache4".equals(client) ? "org.apache.http.impl.client.InternalHttpClient"
-                : "apache5".equals(client) ? "org.apache.hc.client5.http.impl.classic.InternalHttpClient" : "okhttp3.internal.connection.RealCall";
-        try {
-            URL jar = Class.forName(marker).getProtectionDomain().getCodeSource().getLocation();
-            return new URLClassLoader(new URL[] {jar}, OutboundClientsTest.class.getClassLoader()) {
-                @Override
-                protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-                    synchronized (getClassLoadingLock(name)) {
-                        Class<?> loaded = findLoadedClass(name);
-                        if (loaded != null) return loaded;
-                        URL own = findResource(name.replace('.', '/') + ".class");
-                        if (own == null) return super.loadClass(name, resolve);
-                        try (InputStream in = own.openStream()) {
-                            ByteArrayOutputStream out = new ByteArrayOutputStream();
-                            in.transferTo(out);
-                            byte[] bytes = out.toByteArray();
-                            EffectHooks.Role role = EffectHooks.roleOf(name.replace('.', '/'));
-                            if (role != null) {
-                                byte[] woven = EffectWeaver.weave(bytes, role);
-                                assertTrue(woven != null, name + " has hooks to weave");
-                                bytes = woven;
-                            }
-                            return defineClass(name, bytes, 0, bytes.length);
-                        } catch (IOException e) {
-                            throw new ClassNotFoundException(name, e);
-                        }
-                    }
-                }
-            };
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
