@@ -47,6 +47,7 @@ final class SqlStatements {
                 return mentions(sql, end, "INSERT") || mentions(sql, end, "UPDATE") || mentions(sql, end, "DELETE")
                         || mentions(sql, end, "MERGE") ? Kind.WRITE : Kind.READ;
             case "COMMIT": case "END":
+            case "PREPARE": // PREPARE TRANSACTION (PostgreSQL's two phases): what is open is marked before it is prepared
                 return Kind.COMMIT;
             case "ROLLBACK":
                 return mentions(sql, end, "TO") ? Kind.READ : Kind.ROLLBACK; // ROLLBACK TO SAVEPOINT keeps earlier writes

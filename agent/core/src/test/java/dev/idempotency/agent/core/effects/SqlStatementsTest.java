@@ -42,6 +42,7 @@ class SqlStatementsTest {
         "SELECT charge_card(?)|READ",
         "COMMIT|COMMIT",
         "end|COMMIT",
+        "PREPARE TRANSACTION 'tx-1'|COMMIT",
         "SET autocommit = 1|COMMIT",
         "ROLLBACK|ROLLBACK",
         "''|READ",
