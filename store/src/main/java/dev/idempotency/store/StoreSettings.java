@@ -119,7 +119,12 @@ public final class StoreSettings {
 
     /** The URL with any password parameter masked, for log lines. */
     public String redactedUrl() {
-        return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+        return redacted(url);
+    }
+
+    /** A JDBC URL with any password parameter masked, for log lines and messages. */
+    public static String redacted(String jdbcUrl) {
+        return jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***");
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.idempotency.store.jdbc;
 
 import dev.idempotency.store.EffectMark;
 import dev.idempotency.store.OwnershipToken;
+import dev.idempotency.store.StoreConfigurationException;
 import dev.idempotency.store.jdbc.dialect.Dialect;
 
 import java.sql.Connection;
@@ -45,11 +46,6 @@ public final class EffectMarks {
         transactionWrote = "postgresql".equals(dialect.name()) ? "SELECT CASE WHEN txid_current_if_assigned() IS NULL THEN 0 ELSE 1 END" : null;
     }
 
-    /** Whether this database can tell if an open transaction wrote (PostgreSQL), whatever its statements' text said. */
-    public boolean tellsTransactionWrites() {
-        return transactionWrote != null;
-    }
-
     /** Whether the connection's open transaction wrote anything; false where the database cannot tell. */
     public boolean transactionWrote(Connection connection) throws SQLException {
         if (transactionWrote == null) return false;
@@ -61,10 +57,12 @@ public final class EffectMarks {
     /** Marks for the store's table on a database of the dialect named by a JDBC URL; null for a database the store does not support. */
     public static EffectMarks forUrl(String jdbcUrl, String table) {
         Objects.requireNonNull(table, "table");
-        String lower = jdbcUrl == null ? "" : jdbcUrl.toLowerCase(java.util.Locale.ROOT);
-        boolean supported = lower.startsWith("jdbc:postgresql:") || lower.startsWith("jdbc:mariadb:")
-                || lower.startsWith("jdbc:mysql:") || lower.startsWith("jdbc:h2:");
-        return supported ? new EffectMarks(Dialect.forUrl(jdbcUrl), table) : null;
+        if (jdbcUrl == null) return null;
+        try {
+            return new EffectMarks(Dialect.forUrl(jdbcUrl), table);
+        } catch (StoreConfigurationException unsupported) {
+            return null;
+        }
     }
 
     static EffectMarks of(Dialect dialect, String table) {

@@ -90,7 +90,7 @@ final class StartUpTransformer implements ClassFileTransformer {
     static byte[] weave(ClassLoader loader, String internalName, byte[] classFile) {
         if (IgnoredTypes.byName(internalName.replace('/', '.'))) return null;
         // woven already (another agent hands our own output back in a redefinition): once is enough
-        if (contains(classFile, WOVEN_MARK)) return null;
+        if (ClassFileText.contains(classFile, WOVEN_MARK)) return null;
         ClassReader reader = new ClassReader(classFile);
         if ((reader.getAccess() & (Opcodes.ACC_INTERFACE | Opcodes.ACC_SYNTHETIC)) != 0) return null;
         EntryWeaver.AdvisedKinds kinds = kindsOf(loader, internalName, reader);
@@ -123,15 +123,6 @@ final class StartUpTransformer implements ClassFileTransformer {
             Set<String> names = woven.get(loader);
             return names != null && names.contains(internalName);
         }
-    }
-
-    private static boolean contains(byte[] bytes, byte[] text) {
-        outer:
-        for (int i = 0, last = bytes.length - text.length; i <= last; i++) {
-            for (int j = 0; j < text.length; j++) if (bytes[i + j] != text[j]) continue outer;
-            return true;
-        }
-        return false;
     }
 
     private static boolean any(Set<String> found, Set<String> of) {

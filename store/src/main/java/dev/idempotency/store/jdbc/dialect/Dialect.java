@@ -20,7 +20,7 @@ public abstract class Dialect {
         if (lower.startsWith("jdbc:postgresql:")) return new PostgresDialect();
         if (lower.startsWith("jdbc:mariadb:") || lower.startsWith("jdbc:mysql:")) return new MySqlDialect(lower.startsWith("jdbc:mysql:"));
         if (lower.startsWith("jdbc:h2:")) return new H2Dialect();
-        throw new StoreConfigurationException("unsupported JDBC URL '" + url.replaceAll("(?i)(password=)[^&;]*", "$1***")
+        throw new StoreConfigurationException("unsupported JDBC URL '" + StoreSettings.redacted(url)
                 + "'; expected jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql: or jdbc:h2:");
     }
 

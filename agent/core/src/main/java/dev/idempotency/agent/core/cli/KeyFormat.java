@@ -3,6 +3,7 @@ package dev.idempotency.agent.core.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.idempotency.store.EffectMark;
 import dev.idempotency.store.KeyRecord;
 import dev.idempotency.store.KeyStatus;
 import dev.idempotency.store.StoredResponse;
@@ -67,7 +68,7 @@ final class KeyFormat {
         line(out, "expires", time(r.expiresAt()));
         line(out, "lease", leaseLeft(r, now));
         // why an outcome is unknown under recovery=transaction: what its owner had done or was about to do
-        for (dev.idempotency.store.EffectMark mark : r.effects()) {
+        for (EffectMark mark : r.effects()) {
             line(out, "effect", effectKind(mark.kind()) + " at " + time(mark.markedAt()) + (mark.detail().isEmpty() ? "" : ": " + mark.detail()));
         }
         if (!r.response().isPresent()) {
@@ -107,7 +108,7 @@ final class KeyFormat {
             m.put("responseBytes", r.responseBytes() < 0 ? null : r.responseBytes());
             if (!r.effects().isEmpty()) {
                 List<Map<String, String>> effects = new ArrayList<>();
-                for (dev.idempotency.store.EffectMark mark : r.effects()) {
+                for (EffectMark mark : r.effects()) {
                     Map<String, String> e = new LinkedHashMap<>();
                     e.put("kind", mark.kind().name().toLowerCase(java.util.Locale.ROOT));
                     e.put("detail", mark.detail());
@@ -139,7 +140,7 @@ final class KeyFormat {
         }
     }
 
-    private static String effectKind(dev.idempotency.store.EffectMark.Kind kind) {
+    private static String effectKind(EffectMark.Kind kind) {
         switch (kind) {
             case COMMIT: return "committed a transaction";
             case WRITE: return "about to write (autocommit)";

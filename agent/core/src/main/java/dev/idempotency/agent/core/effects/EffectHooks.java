@@ -71,9 +71,4 @@ final class EffectHooks {
     static Role roleOf(String internalName) {
         return ROLES.get(internalName);
     }
-
-    /** Binary names of every class with a role, for finding those loaded before the hooks were installed. */
-    static Iterable<String> internalNames() {
-        return ROLES.keySet();
-    }
 }

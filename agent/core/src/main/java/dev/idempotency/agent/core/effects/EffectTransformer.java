@@ -1,5 +1,6 @@
 package dev.idempotency.agent.core.effects;
 
+import dev.idempotency.agent.core.ClassFileText;
 import dev.idempotency.agent.core.LoaderSees;
 import dev.idempotency.agent.core.SuperTypeWalk;
 import dev.idempotency.agent.core.log.AgentLog;
@@ -54,7 +55,7 @@ public final class EffectTransformer implements ClassFileTransformer {
     public byte[] transform(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain, byte[] classFile) {
         if (internalName == null || classFile == null || loader == agentLoader) return null;
         EffectHooks.Role role = EffectHooks.roleOf(internalName);
-        if (role == null && loader != null && mentions(classFile, JMS)) role = jmsProducer(loader, classFile);
+        if (role == null && loader != null && ClassFileText.contains(classFile, JMS)) role = jmsProducer(loader, classFile);
         if (role == null || (loader != null && loader != PLATFORM && !seesBridge.matches(loader))) return null;
         try {
             byte[] woven = EffectWeaver.weave(classFile, role);
@@ -81,15 +82,6 @@ public final class EffectTransformer implements ClassFileTransformer {
         net.bytebuddy.jar.asm.ClassReader reader = new net.bytebuddy.jar.asm.ClassReader(classFile);
         if ((reader.getAccess() & net.bytebuddy.jar.asm.Opcodes.ACC_INTERFACE) != 0) return null;
         return SuperTypeWalk.reachable(loader, reader, EffectHooks.JMS_PRODUCERS).isEmpty() ? null : EffectHooks.Role.JMS_PRODUCER;
-    }
-
-    private static boolean mentions(byte[] bytes, byte[] text) {
-        outer:
-        for (int i = 0, last = bytes.length - text.length; i <= last; i++) {
-            for (int j = 0; j < text.length; j++) if (bytes[i + j] != text[j]) continue outer;
-            return true;
-        }
-        return false;
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.idempotency.store.EffectMark;
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.StoreException;
+import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.jdbc.EffectMarks;
 
 import java.sql.Connection;
@@ -135,7 +136,6 @@ public final class RequestEffects {
     void beforeCommit(Connection connection) throws SQLException, EffectNotMarked {
         ConnectionState state = connections.get(connection);
         boolean wrote = state != null && state.wrote;
-        String url = null;
         if (isPostgres(connection)) {
             // Nothing open, or a failed transaction whose COMMIT rolls back: nothing to mark, and nothing may be run on it.
             // A read-only transaction cannot write: its mark could not even be inserted.
@@ -146,7 +146,7 @@ public final class RequestEffects {
             }
             if (!wrote && !connection.getAutoCommit()) {
                 // the server says whether the transaction wrote, whatever its statements' text said (a function, COPY)
-                url = connection.getMetaData().getURL();
+                String url = connection.getMetaData().getURL();
                 EffectMarks dialect = url == null ? null : marksFor(url);
                 busy = true;
                 try {
@@ -190,11 +190,6 @@ public final class RequestEffects {
     void rolledBack(Object connection) {
         ConnectionState state = connections.get(connection);
         if (state != null) state.wrote = false;
-    }
-
-    boolean openTransactionWrote(Object connection) {
-        ConnectionState state = connections.get(connection);
-        return state != null && state.wrote;
     }
 
     void preparedRead(Object statement) {
@@ -296,8 +291,7 @@ public final class RequestEffects {
         }
     }
 
-    /** A JDBC URL without what may follow a password parameter. */
-    static String redacted(String url) {
-        return url == null ? "" : url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+    private static String redacted(String url) {
+        return url == null ? "" : StoreSettings.redacted(url);
     }
 }
