@@ -31,7 +31,7 @@ class MariaDbStoreTest extends TransactionRecoveryContract {
     // information_schema.innodb_trx does not always show that wait: the running locking read of the key does.
     @Override protected String lockWaitsQuery() {
         return "SELECT COUNT(*) FROM information_schema.processlist WHERE db = DATABASE() AND command = 'Query'"
-                + " AND info LIKE 'SELECT owner_token%FOR UPDATE'";
+                + " AND info LIKE '%SELECT owner_token%FOR UPDATE'"; // after the driver's SET STATEMENT max_statement_time prefix
     }
     @Override protected String databaseNow() { return "UTC_TIMESTAMP(3)"; }
     @Override protected String databaseNowPlusSeconds(long seconds) { return "TIMESTAMPADD(SECOND, " + seconds + ", UTC_TIMESTAMP(3))"; }

@@ -88,11 +88,38 @@ abstract class StoreOutageContract {
         }
     }
 
+    /**
+     * A first insert whose answer was lost is sent again, with the same token, on a fresh connection: the row it wrote
+     * reads as the caller's own, and nobody waits for a lease to run out.
+     */
+    @Test
+    void aFirstInsertWhoseAnswerWasLostIsRepeatedWithItsTokenOnAFreshConnection() throws Exception {
+        TestDatabase db = database();
+        try (TcpProxy proxy = new TcpProxy(db.hostAndPort());
+             JdbcIdempotencyStore store = JdbcIdempotencyStore.open(through(proxy, db).build())) {
+            try {
+                store.checkSchema();
+                String key = "lost-then-repeated-" + UUID.randomUUID();
+                proxy.loseRepliesAfter(key);
+                Reservation first = store.reserve("t", key, "fp");
+                assertEquals(Outcome.ACQUIRED, first.outcome(), "the repeated insert found the row the lost one wrote");
+                assertEquals(null, proxy.pendingMarker(), "the first insert did reach the database, and its answer was lost");
+                assertEquals(Outcome.IN_FLIGHT, store.reserve("t", key, "fp").outcome(), "one reservation holds the key");
+                assertTrue(store.complete(first.token(), new StoredResponse(201, java.util.Collections.emptyList(), "ok".getBytes())));
+                assertEquals("ok", new String(store.reserve("t", key, "fp").response().body()));
+            } finally {
+                proxy.restore();
+                dropTables(db, store.settings().table());
+            }
+        }
+    }
+
+    /** Without group commit a lost insert is not repeated (its token could not be told from a newer one's): it is handed back. */
     @Test
     void aReservationWhoseAnswerWasLostCarriesItsTokenAndReleasingItMakesTheKeyRetryable() throws Exception {
         TestDatabase db = database();
         try (TcpProxy proxy = new TcpProxy(db.hostAndPort());
-             JdbcIdempotencyStore store = JdbcIdempotencyStore.open(through(proxy, db).build())) {
+             JdbcIdempotencyStore store = JdbcIdempotencyStore.open(through(proxy, db).groupCommit(false).build())) {
             try {
                 store.checkSchema();
                 String key = "lost-answer-" + UUID.randomUUID();

@@ -37,6 +37,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 
 /**
@@ -74,6 +75,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /** Whether the effect table exists to be purged (under {@link ExpiredLeasePolicy#TRANSACTION} it must). */
     private final boolean markedEffects;
     private volatile byte[] installationSecret;
+    /** How long the database may take over one statement before it is cancelled on the server. */
+    private final int queryTimeoutSeconds;
+    private final long queryTimeoutNanos;
 
     private JdbcIdempotencyStore(StoreSettings settings) {
         this.settings = settings;
@@ -84,6 +88,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         this.markedEffects = settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION;
         this.pool = ConnectionPool.open(settings, dialect);
         this.background = ConnectionPool.openBackground(settings, dialect, BACKGROUND_POOL_SIZE);
+        this.queryTimeoutSeconds = Dialect.seconds(settings.queryTimeout());
+        this.queryTimeoutNanos = TimeUnit.SECONDS.toNanos(queryTimeoutSeconds);
         int lanes = groupCommitLanes(settings.poolSize());
         // A caller waits for its batch no longer than it would have waited for a connection and a statement.
         long maxWait = settings.connectTimeout().plus(settings.queryTimeout()).toNanos();
@@ -110,7 +116,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     /** Connects and applies the schema mode now, instead of on first use. */
     public void checkSchema() {
-        withConnection("check schema", c -> null);
+        repeatably("check schema", c -> null);
     }
 
     @Override
@@ -135,50 +141,58 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         boolean insertRefused = first.present;
         KeyState known = first.state;
         for (int round = 0; round < MAX_RESERVE_ROUNDS; round++) {
-            // Generated before the write, so that it is known even if the write's answer never arrives.
-            String token = UUID.randomUUID().toString();
-            OwnershipToken owned = new OwnershipToken(scope, key, token);
-            if (!insertRefused && insert(c, sent, owned, fingerprint)) return Reservation.acquired(owned);
+            try {
+                Reservation decided = oneRound(c, sent, scope, key, fingerprint, first, round, insertRefused, known);
+                if (decided != null) return decided;
+            } catch (SQLException e) {
+                if (!Failures.lostConflict(e)) throw e;
+                sent.token = null; // rolled back whole: another node's write to this key was certified first
+            }
             insertRefused = false;
-            KeyState state = known != null ? known : readState(c, scope, key);
             known = null;
-            if (state == null) continue; // deleted between our insert and our read: try the insert again
-            if (round == 0 && state.ownedBy(first.tried)) return Reservation.acquired(first.tried);
-            Reservation answered = answerWithoutWriting(state, fingerprint);
-            if (answered != null) return answered;
-            if (state.expired && (state.status == KeyStatus.COMPLETED || state.status == KeyStatus.RETRYABLE)) {
-                if (write(c, sent, owned, sql.takeOverExpiredKey, fingerprint, token, leaseMillis(), ttlMillis(), scope, key)) {
-                    return Reservation.acquired(owned);
-                }
-                continue;
-            }
-            switch (state.status) { // same fingerprint, and the key must be taken with a write
-                case RETRYABLE:
-                    if (write(c, sent, owned, sql.takeOverRetryable, token, leaseMillis(), ttlMillis(), scope, key, fingerprint)) {
-                        return Reservation.reacquired(owned);
-                    }
-                    continue;
-                case IN_FLIGHT: // past its lease
-                    if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
-                        LeaseDecision decided = decideExpiredLease(c, sent, scope, key, state.ownerToken, owned, fingerprint);
-                        if (decided == LeaseDecision.TAKEN_OVER) return Reservation.reacquired(owned);
-                        if (decided == LeaseDecision.UNKNOWN) return Reservation.outcomeUnknown();
-                    } else if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY) {
-                        if (write(c, sent, owned, sql.takeOverExpiredLease, token, leaseMillis(), ttlMillis(), scope, key,
-                                fingerprint, state.ownerToken)) {
-                            return Reservation.reacquired(owned);
-                        }
-                    } else if (update(c, sql.markUnknown, scope, key, state.ownerToken) == 1) {
-                        return Reservation.outcomeUnknown();
-                    }
-                    continue; // the owner renewed or someone else moved first: look again
-                default:
-                    throw new StoreDataException(describe(scope, key) + " has status " + state.status
-                            + ", which this version cannot act on", null);
-            }
         }
         // The key changed under us every round: others are actively working on it.
         return Reservation.inFlight(1000);
+    }
+
+    /** One look at the key and at most one write: the reservation, or null when the key changed and needs another look. */
+    private Reservation oneRound(Connection c, Sent sent, String scope, String key, String fingerprint, FirstStep first,
+                                 int round, boolean insertRefused, KeyState known) throws SQLException {
+        // Generated before the write, so that it is known even if the write's answer never arrives.
+        String token = UUID.randomUUID().toString();
+        OwnershipToken owned = new OwnershipToken(scope, key, token);
+        if (!insertRefused && insert(c, sent, owned, fingerprint)) return Reservation.acquired(owned);
+        KeyState state = known != null ? known : readState(c, scope, key);
+        if (state == null) return null; // deleted between our insert and our read: try the insert again
+        if (round == 0 && state.ownedBy(first.tried)) return Reservation.acquired(first.tried);
+        Reservation answered = answerWithoutWriting(state, fingerprint);
+        if (answered != null) return answered;
+        if (state.expired && (state.status == KeyStatus.COMPLETED || state.status == KeyStatus.RETRYABLE)) {
+            return write(c, sent, owned, sql.takeOverExpiredKey, fingerprint, token, leaseMillis(), ttlMillis(), scope, key)
+                    ? Reservation.acquired(owned) : null;
+        }
+        switch (state.status) { // same fingerprint, and the key must be taken with a write
+            case RETRYABLE:
+                return write(c, sent, owned, sql.takeOverRetryable, token, leaseMillis(), ttlMillis(), scope, key, fingerprint)
+                        ? Reservation.reacquired(owned) : null;
+            case IN_FLIGHT: // past its lease
+                if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
+                    LeaseDecision decided = decideExpiredLease(c, sent, scope, key, state.ownerToken, owned, fingerprint);
+                    if (decided == LeaseDecision.TAKEN_OVER) return Reservation.reacquired(owned);
+                    if (decided == LeaseDecision.UNKNOWN) return Reservation.outcomeUnknown();
+                } else if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY) {
+                    if (write(c, sent, owned, sql.takeOverExpiredLease, token, leaseMillis(), ttlMillis(), scope, key,
+                            fingerprint, state.ownerToken)) {
+                        return Reservation.reacquired(owned);
+                    }
+                } else if (update(c, sql.markUnknown, scope, key, state.ownerToken) == 1) {
+                    return Reservation.outcomeUnknown();
+                }
+                return null; // the owner renewed or someone else moved first: look again
+            default:
+                throw new StoreDataException(describe(scope, key) + " has status " + state.status
+                        + ", which this version cannot act on", null);
+        }
     }
 
     /** The answer a key's state gives by itself, or null when taking the key needs a write. */
@@ -201,7 +215,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             Boolean won = completions.submit(done);
             if (won != null) return won;
         }
-        return withConnection("complete", c -> update(c, sql.complete, completeParameters(done)) == 1);
+        int[] attempts = {0};
+        return repeatably("complete", c -> update(c, sql.complete, completeParameters(done)) == 1
+                || ++attempts[0] > 1 && recordedBy(c, done));
     }
 
     private static Object[] completeParameters(Completion done) {
@@ -221,7 +237,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public int renew(Collection<OwnershipToken> tokens) {
         if (tokens.isEmpty()) return 0;
         List<OwnershipToken> all = new ArrayList<>(tokens);
-        return withConnection(background, "renew", null, c -> {
+        return withConnection(background, "renew", null, ALWAYS, c -> {
             int renewed = 0;
             for (int from = 0; from < all.size(); from += RENEW_CHUNK) {
                 List<OwnershipToken> chunk = all.subList(from, Math.min(all.size(), from + RENEW_CHUNK));
@@ -269,7 +285,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public byte[] installationSecret() {
         byte[] known = installationSecret;
         if (known == null) {
-            known = withConnection("read the installation secret", this::readOrCreateSecret);
+            known = repeatably("read the installation secret", this::readOrCreateSecret);
             installationSecret = known;
         }
         return known.clone();
@@ -298,7 +314,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public Optional<KeyRecord> find(String scope, String key) {
         requireIdentity(scope, key);
-        return withConnection("find", c -> {
+        return repeatably("find", c -> {
             List<KeyRecord> records = query(c, sql.find, scope, key);
             if (records.isEmpty()) return Optional.<KeyRecord>empty();
             KeyRecord found = records.get(0);
@@ -317,7 +333,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         if (query.olderThan() != null) params.add(-query.olderThan().toMillis());
         params.add(query.limit());
         String statement = sql.list(query.status() != null, query.scope() != null, query.olderThan() != null);
-        return withConnection("list", c -> {
+        return repeatably("list", c -> {
             List<KeyRecord> records = new ArrayList<>();
             try (PreparedStatement ps = prepare(c, statement, params.toArray()); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -338,7 +354,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     @Override
     public Map<KeyStatus, Long> countByStatus() {
-        return withConnection("count keys", c -> {
+        return repeatably("count keys", c -> {
             Map<KeyStatus, Long> counts = new EnumMap<>(KeyStatus.class);
             try (PreparedStatement ps = prepare(c, sql.countByStatus); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) counts.put(decodeStatus(rs.getString("status"), "*", "*"), rs.getLong("n"));
@@ -349,7 +365,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     @Override
     public Instant databaseTime() {
-        return withConnection("read the database clock", c -> {
+        return repeatably("read the database clock", c -> {
             try (PreparedStatement ps = prepare(c, sql.databaseTime); ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return dialect.readInstant(rs, "db_now");
@@ -368,7 +384,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     /** Whether the key table exists and can be read (a store opened with schema mode none does no more than ask). */
     public boolean tableExists() {
-        return withConnection("look for the table", c -> PrivilegeProbe.tableReadable(c, settings.table()));
+        return repeatably("look for the table", c -> PrivilegeProbe.tableReadable(c, settings.table()));
     }
 
     /** {@link #privilegeProblems} for a table that does not exist yet: only whether it could be created. */
@@ -461,7 +477,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             } else {
                 decision = update(c, sql.releaseAfterCrash, scope, key, ownerToken) == 1 ? LeaseDecision.RETRYABLE : LeaseDecision.CHANGED;
             }
-            c.commit();
+            commit(c);
             committed = true;
             return decision;
         } finally {
@@ -505,7 +521,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         try {
             return effectsOf(c, scope, key);
         } catch (SQLException e) {
-            if (markedEffects || SchemaManager.isConnectionProblem(e)) throw e;
+            if (markedEffects || Failures.unavailable(e)) throw e;
             return Collections.emptyList();
         }
     }
@@ -544,7 +560,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      * A write that would give {@code owned} the key: the token counts as possibly reserved from the moment the statement
      * leaves until the database's answer says it did not get in.
      */
-    private static boolean write(Connection c, Sent sent, OwnershipToken owned, String statement, Object... params) throws SQLException {
+    private boolean write(Connection c, Sent sent, OwnershipToken owned, String statement, Object... params) throws SQLException {
         sent.token = owned;
         boolean won = update(c, statement, params) == 1;
         if (!won) sent.token = null;
@@ -620,15 +636,25 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    private static int update(Connection c, String statement, Object... params) throws SQLException {
+    private int update(Connection c, String statement, Object... params) throws SQLException {
         try (PreparedStatement ps = prepare(c, statement, params)) {
-            return ps.executeUpdate();
+            long started = System.nanoTime();
+            int count = ps.executeUpdate();
+            dialect.requireReplicated(ps, System.nanoTime() - started, queryTimeoutNanos);
+            return count;
         }
     }
 
-    private static PreparedStatement prepare(Connection c, String statement, Object... params) throws SQLException {
+    /** Commits on the server within the query timeout, or fails as a write that may not have been replicated. */
+    private void commit(Connection c) throws SQLException {
+        dialect.commit(c, queryTimeoutSeconds, queryTimeoutNanos);
+    }
+
+    /** A statement the database cancels itself once it ran past the query timeout, freeing its server process. */
+    private PreparedStatement prepare(Connection c, String statement, Object... params) throws SQLException {
         PreparedStatement ps = c.prepareStatement(statement);
         try {
+            ps.setQueryTimeout(queryTimeoutSeconds);
             bind(ps, params);
             return ps;
         } catch (SQLException | RuntimeException e) {
@@ -732,7 +758,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         int[] phase = {NOTHING_SENT};
         Map<String, FirstStep> found = new HashMap<>();
         try {
-            inBatchConnection(c -> {
+            // Repeated with the same tokens on a fresh connection while nothing came back: a key the lost attempt
+            // inserted reads as ours.
+            inBatchConnection(found::isEmpty, c -> {
                 if (dialect.reservesWithStateInOneStatement()) insertReadingState(c, batch, phase, found);
                 else if (batch.size() == 1) insertAlone(c, batch.get(0).item, phase, found);
                 else insertAll(c, batch, phase, found);
@@ -744,7 +772,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 if (found.containsKey(t.token())) continue;
                 if (phase[0] == ANSWERED) {
                     found.put(t.token(), FirstStep.present(null, t));
-                } else if (e instanceof SQLException && !SchemaManager.isConnectionProblem((SQLException) e)) {
+                } else if (e instanceof SQLException && !Failures.unavailable((SQLException) e)) {
                     found.put(t.token(), FirstStep.NOT_TRIED); // failed or rolled back whole: nothing stays
                 } else if (e instanceof SQLException) {
                     p.fail(translate((SQLException) e, "reserve", phase[0] == SENT ? t : null));
@@ -775,7 +803,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
         try (PreparedStatement ps = prepare(c, sql.reserveMany(batch.size()), params)) {
             phase[0] = SENT;
+            long started = System.nanoTime();
             try (ResultSet rs = ps.executeQuery()) {
+                dialect.requireReplicated(ps, System.nanoTime() - started, queryTimeoutNanos);
                 phase[0] = ANSWERED;
                 while (rs.next()) {
                     String token = rs.getString("batch_token");
@@ -843,7 +873,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         List<GroupCommit.Pending<Completion, Boolean>> batch = distinctKeys(items, p -> p.item.token);
         int[] phase = {NOTHING_SENT};
         try {
-            boolean[] won = inBatchConnection(c -> {
+            // Fenced by token, so repeatable on a fresh connection: a completion the lost attempt wrote reads as ours.
+            int[] attempts = {0};
+            boolean[] won = inBatchConnection(ALWAYS, c -> {
+                boolean repeated = ++attempts[0] > 1;
                 int[] counts;
                 if (batch.size() == 1) {
                     phase[0] = SENT;
@@ -856,14 +889,17 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 }
                 boolean[] outcome = new boolean[batch.size()];
                 for (int i = 0; i < outcome.length; i++) {
-                    outcome[i] = i < counts.length && counts[i] >= 0 ? counts[i] == 1 : completedBy(c, batch.get(i).item.token);
+                    Completion done = batch.get(i).item;
+                    if (i < counts.length && counts[i] == 1) outcome[i] = true;
+                    else if (repeated) outcome[i] = recordedBy(c, done); // the lost attempt may have written it
+                    else outcome[i] = (i >= counts.length || counts[i] < 0) && completedBy(c, done.token);
                 }
                 return outcome;
             });
             for (int i = 0; i < won.length; i++) batch.get(i).succeed(won[i]);
         } catch (SQLException | RuntimeException | Error e) {
             boolean rolledBack = batch.size() > 1 && phase[0] != ANSWERED && e instanceof SQLException
-                    && !SchemaManager.isConnectionProblem((SQLException) e);
+                    && !Failures.unavailable((SQLException) e);
             for (GroupCommit.Pending<Completion, Boolean> p : batch) {
                 if (rolledBack) p.succeed(null); // nothing of the batch stays: each runs on its own
                 else if (e instanceof SQLException) p.fail(translate((SQLException) e, "complete", null));
@@ -873,6 +909,16 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         } finally {
             for (GroupCommit.Pending<Completion, Boolean> p : items) p.succeed(null); // twins run on their own
         }
+    }
+
+    /**
+     * Whether the key holds exactly this completion, written by an attempt whose answer was lost (and not, say, an
+     * operator's decision on the same token, which must stand).
+     */
+    private boolean recordedBy(Connection c, Completion done) throws SQLException {
+        KeyState state = readState(c, done.token.scope(), done.token.key());
+        return state != null && state.status == KeyStatus.COMPLETED && done.token.token().equals(state.ownerToken)
+                && done.response.equals(state.response);
     }
 
     /** Whether {@code token}'s completion is the one the key holds. */
@@ -892,6 +938,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         try {
             int[] counts;
             try (PreparedStatement ps = c.prepareStatement(statement)) {
+                ps.setQueryTimeout(queryTimeoutSeconds);
                 for (Object[] row : rows) {
                     bind(ps, row);
                     ps.addBatch();
@@ -904,7 +951,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     counts = e.getUpdateCounts();
                 }
             }
-            c.commit();
+            commit(c);
             phase[0] = ANSWERED;
             return counts;
         } catch (SQLException | RuntimeException e) {
@@ -944,11 +991,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return distinct;
     }
 
-    private <T> T inBatchConnection(Work<T> work) throws SQLException {
-        try (Connection c = pool.getConnection()) {
-            if (!schemaReady) ensureSchema(c);
-            return work.run(c);
-        }
+    private <T> T inBatchConnection(BooleanSupplier mayRepeat, Work<T> work) throws SQLException {
+        return onConnection(pool, mayRepeat, work);
     }
 
     // ---- connections, schema, errors
@@ -957,26 +1001,67 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         T run(Connection connection) throws SQLException;
     }
 
+    private static final BooleanSupplier ALWAYS = () -> true;
+    private static final BooleanSupplier NEVER = () -> false;
+
     /** What {@link #reserve} has sent and not yet heard back about. */
     private static final class Sent {
         OwnershipToken token;
     }
 
+    /**
+     * Runs {@code work} on a connection of {@code source}. A connection lost while in use (its server died, shut down or
+     * turned read-only in a failover) makes every pooled connection to that server suspect: they are dropped, so that
+     * the next callers connect afresh instead of each failing on a dead one. Work that {@code mayRepeat} says is safe to
+     * run twice, and work that lost a conflict, runs once more on a fresh connection.
+     */
+    private <T> T onConnection(HikariDataSource source, BooleanSupplier mayRepeat, Work<T> work) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            Connection c = source.getConnection(); // a failure here is the pool's own: it has already waited
+            try {
+                if (!schemaReady) ensureSchema(c);
+                return work.run(c);
+            } catch (SQLException e) {
+                boolean lost = Failures.lostConnection(e);
+                if (lost) dropConnections(source, c);
+                if (attempt > 1 || !(lost || Failures.lostConflict(e)) || !mayRepeat.getAsBoolean()) throw e;
+            } finally {
+                c.close();
+            }
+        }
+    }
+
+    private void dropConnections(HikariDataSource source, Connection lost) {
+        source.evictConnection(lost);
+        for (HikariDataSource each : new HikariDataSource[] {pool, background}) {
+            com.zaxxer.hikari.HikariPoolMXBean figures = each.getHikariPoolMXBean();
+            if (figures != null) figures.softEvictConnections();
+        }
+    }
+
     private <T> T withConnection(String operation, Work<T> work) {
-        return withConnection(pool, operation, null, work);
+        return withConnection(pool, operation, null, NEVER, work);
+    }
+
+    /** Work whose second run on a fresh connection changes nothing the first did not: reads, fenced writes. */
+    private <T> T repeatably(String operation, Work<T> work) {
+        return withConnection(pool, operation, null, ALWAYS, work);
     }
 
     private <T> T withConnection(HikariDataSource source, String operation, Sent sent, Work<T> work) {
-        try (Connection c = source.getConnection()) {
-            if (!schemaReady) ensureSchema(c);
-            return work.run(c);
+        return withConnection(source, operation, sent, NEVER, work);
+    }
+
+    private <T> T withConnection(HikariDataSource source, String operation, Sent sent, BooleanSupplier mayRepeat, Work<T> work) {
+        try {
+            return onConnection(source, mayRepeat, work);
         } catch (SQLException e) {
             throw translate(e, operation, sent == null ? null : sent.token);
         }
     }
 
     private static StoreException translate(SQLException e, String operation, OwnershipToken possiblyReserved) {
-        if (SchemaManager.isConnectionProblem(e)) {
+        if (Failures.unavailable(e) || Failures.lostConflict(e)) {
             return new StoreUnavailableException("idempotency store unavailable during " + operation + ": " + withCause(e), e,
                     possiblyReserved);
         }

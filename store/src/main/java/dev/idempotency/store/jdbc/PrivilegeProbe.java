@@ -57,7 +57,7 @@ final class PrivilegeProbe {
             step = "drop the probe table " + scratch + " (drop it by hand)";
             statement.execute("DROP TABLE " + scratch);
         } catch (SQLException e) {
-            if (SchemaManager.isConnectionProblem(e)) throw e;
+            if (Failures.unavailable(e)) throw e;
             problems.add("cannot " + step + ": " + e.getMessage().trim());
         } finally {
             c.rollback();
@@ -75,7 +75,7 @@ final class PrivilegeProbe {
                 }
             }
         } catch (SQLException e) {
-            if (SchemaManager.isConnectionProblem(e)) throw e;
+            if (Failures.unavailable(e)) throw e;
             problems.add("cannot " + what + ": " + e.getMessage().trim());
         } finally {
             c.rollback();

@@ -79,7 +79,7 @@ public final class SchemaManager {
                      + table + "_effects WHERE 1 = 0")) {
             rs.next();
         } catch (SQLException e) {
-            if (isConnectionProblem(e)) throw e;
+            if (Failures.unavailable(e)) throw e;
             throw new StoreConfigurationException("effect table '" + table + "_effects', which on-expired-lease=transaction needs, "
                     + "is not usable: " + e.getMessage() + "; create it with " + ddlResource(dialect) + " (or use schema mode create)", e);
         }
@@ -97,7 +97,7 @@ public final class SchemaManager {
                     runDdl(connection, dialect, table);
                     return;
                 } catch (SQLException e) {
-                    if (isConnectionProblem(e)) throw e;
+                    if (Failures.unavailable(e)) throw e;
                     if (attempt == CREATE_ATTEMPTS) {
                         throw new StoreConfigurationException("cannot create idempotency table '" + table + "' (" + e.getMessage()
                                 + "); create it with " + ddlResource(dialect) + " and use schema mode validate", e);
@@ -139,7 +139,7 @@ public final class SchemaManager {
              ResultSet rs = statement.executeQuery("SELECT MAX(version) FROM " + table + "_schema")) {
             return rs.next() ? rs.getInt(1) : 0;
         } catch (SQLException e) {
-            if (isConnectionProblem(e)) throw e;
+            if (Failures.unavailable(e)) throw e;
             return -1;
         }
     }
@@ -151,7 +151,7 @@ public final class SchemaManager {
             ResultSetMetaData meta = rs.getMetaData();
             for (int i = 1; i <= meta.getColumnCount(); i++) present.add(meta.getColumnLabel(i).toLowerCase(Locale.ROOT));
         } catch (SQLException e) {
-            if (isConnectionProblem(e)) throw e;
+            if (Failures.unavailable(e)) throw e;
             throw new StoreConfigurationException("idempotency table '" + table + "' is not usable: " + e.getMessage()
                     + "; create it with " + ddlResource(dialect) + " (or use schema mode create)", e);
         }
@@ -167,7 +167,7 @@ public final class SchemaManager {
             rs.next();
             version = rs.getInt(1);
         } catch (SQLException e) {
-            if (isConnectionProblem(e)) throw e;
+            if (Failures.unavailable(e)) throw e;
             throw new StoreConfigurationException("schema version table '" + table + "_schema' is not usable: " + e.getMessage()
                     + "; create it with " + ddlResource(dialect), e);
         }
@@ -203,17 +203,10 @@ public final class SchemaManager {
              ResultSet rs = statement.executeQuery("SELECT id, secret FROM " + table + "_secret WHERE 1 = 0")) {
             rs.next();
         } catch (SQLException e) {
-            if (isConnectionProblem(e)) throw e;
+            if (Failures.unavailable(e)) throw e;
             throw new StoreConfigurationException("installation secret table '" + table + "_secret' is not usable: "
                     + e.getMessage() + "; create it with " + ddlResource(dialect) + " (or use schema mode create)", e);
         }
-    }
-
-    static boolean isConnectionProblem(SQLException e) {
-        String state = e.getSQLState();
-        return state != null && state.startsWith("08") || e instanceof java.sql.SQLTransientConnectionException
-                || e instanceof java.sql.SQLNonTransientConnectionException || e instanceof java.sql.SQLRecoverableException
-                || e.getCause() instanceof IOException;
     }
 
     private static String readResource(String path) {

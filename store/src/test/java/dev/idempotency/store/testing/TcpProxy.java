@@ -77,6 +77,11 @@ public final class TcpProxy implements AutoCloseable {
         loseRepliesAfter = marker;
     }
 
+    /** The marker {@link #loseRepliesAfter} still waits for; null once a client sent it. */
+    public String pendingMarker() {
+        return loseRepliesAfter;
+    }
+
     /** Refuses new connections and drops every open one, as a database outage would. */
     public synchronized void cut() throws IOException {
         if (server != null) server.close();

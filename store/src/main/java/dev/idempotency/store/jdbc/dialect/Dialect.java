@@ -130,15 +130,40 @@ public abstract class Dialect {
         return java.util.Collections.emptyList();
     }
 
+    /**
+     * Fails a write the database answered only with a warning that it is not durable where it must be: a primary whose
+     * synchronous standby did not confirm the commit before the statement was cancelled at its timeout.
+     */
+    public void requireReplicated(java.sql.Statement statement, long elapsedNanos, long timeoutNanos) throws SQLException {
+    }
+
+    /** Commits the connection's transaction, cancelled on the server if it takes longer than the timeout. */
+    public void commit(java.sql.Connection connection, int timeoutSeconds, long timeoutNanos) throws SQLException {
+        connection.commit();
+    }
+
     /** Reads a timestamp column written by {@link #now()} arithmetic. */
     public abstract Instant readInstant(ResultSet rs, String column) throws SQLException;
+
+    /**
+     * How long the driver waits on the network beyond the query timeout: the server's own cancellation (which frees its
+     * process) comes first, and a server that no longer answers at all is given up this much later.
+     */
+    public static final int NETWORK_GRACE_SECONDS = 2;
+
+    /**
+     * SQL state of a write the database committed locally but its synchronous standby never confirmed (the wait was
+     * cancelled): a failover may lose it, so its outcome is unknown. Class 08, in the implementation-defined range.
+     */
+    public static final String NOT_REPLICATED = "08R01";
 
     /** How long a statement waits for a row lock: half the network timeout, so that it fails as itself first. */
     static long lockTimeoutMillis(StoreSettings settings) {
         return Math.max(500, settings.queryTimeout().toMillis() / 2);
     }
 
-    static int seconds(java.time.Duration d) {
+    /** A duration in whole seconds, rounded up, at least one: what JDBC's query timeout takes. */
+    public static int seconds(java.time.Duration d) {
         return (int) Math.max(1, (d.toMillis() + 999) / 1000);
     }
 

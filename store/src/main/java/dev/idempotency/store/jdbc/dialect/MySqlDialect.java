@@ -50,7 +50,7 @@ final class MySqlDialect extends Dialect {
     public Properties driverProperties(StoreSettings settings) {
         Properties p = new Properties();
         p.setProperty("connectTimeout", String.valueOf(settings.connectTimeout().toMillis()));
-        p.setProperty("socketTimeout", String.valueOf(settings.queryTimeout().toMillis()));
+        p.setProperty("socketTimeout", String.valueOf(1000L * (seconds(settings.queryTimeout()) + NETWORK_GRACE_SECONDS)));
         p.setProperty("tcpKeepAlive", "true");
         if (mysqlUrl) p.setProperty("permitMysqlScheme", "true");
         // Group commit needs each batched statement's own update count; the bulk protocol reports the batch as a whole.

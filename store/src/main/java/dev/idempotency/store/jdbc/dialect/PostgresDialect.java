@@ -2,7 +2,10 @@ package dev.idempotency.store.jdbc.dialect;
 
 import dev.idempotency.store.StoreSettings;
 
+import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLWarning;
+import java.sql.Statement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -19,7 +22,10 @@ final class PostgresDialect extends Dialect {
         Properties p = new Properties();
         p.setProperty("connectTimeout", String.valueOf(seconds(settings.connectTimeout())));
         p.setProperty("loginTimeout", String.valueOf(seconds(settings.connectTimeout())));
-        p.setProperty("socketTimeout", String.valueOf(seconds(settings.queryTimeout())));
+        p.setProperty("socketTimeout", String.valueOf(seconds(settings.queryTimeout()) + NETWORK_GRACE_SECONDS));
+        // Every statement of the store writes or precedes a write: with a multi-host URL, connect to the primary only,
+        // never to a standby (an old primary back as one after a failover). A URL that says otherwise wins.
+        p.setProperty("targetServerType", "primary");
         p.setProperty("tcpKeepAlive", "true");
         p.setProperty("ApplicationName", "idempotency-store");
         // A row lock held elsewhere (an operator's open transaction) fails a statement fast instead of holding a whole
@@ -74,4 +80,33 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override public String currentSchema() { return "current_schema()"; }
+
+    /*
+     * A commit waiting for a synchronous standby that does not answer ignores statement_timeout; the driver's cancel at
+     * the query timeout ends the wait, and the server then reports success with a warning: committed here, perhaps
+     * not on the standby. A failover may lose such a write, so it counts as not done. The message is matched, and, for
+     * servers speaking another language, any warning on a write that outlived its timeout.
+     */
+    @Override
+    public void requireReplicated(Statement statement, long elapsedNanos, long timeoutNanos) throws SQLException {
+        for (SQLWarning w = statement.getWarnings(); w != null; w = w.getNextWarning()) {
+            String message = String.valueOf(w.getMessage());
+            if (message.contains("synchronous replication") || elapsedNanos >= timeoutNanos) {
+                throw new SQLException("the database committed a write locally but cancelled the wait for its synchronous "
+                        + "standby after the query timeout, so a failover may lose it: " + message, NOT_REPLICATED);
+            }
+        }
+    }
+
+    // Connection.commit() carries no timeout: COMMIT as a statement does, so that a commit waiting for a standby is
+    // cancelled like any other statement instead of holding its server process until the standby returns.
+    @Override
+    public void commit(Connection connection, int timeoutSeconds, long timeoutNanos) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.setQueryTimeout(timeoutSeconds);
+            long started = System.nanoTime();
+            s.execute("COMMIT");
+            requireReplicated(s, System.nanoTime() - started, timeoutNanos);
+        }
+    }
 }
