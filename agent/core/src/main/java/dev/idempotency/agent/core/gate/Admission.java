@@ -144,9 +144,19 @@ public final class Admission {
         }
     }
 
+    /** Longest a response waits for the store to come back (a failover) before it is given up as not recorded. */
+    private static final long MAX_RECORD_WAIT_MILLIS = 10_000;
+
+    /**
+     * Records the response, trying again while the store is unreachable for up to half the lease (at most 10 s): a
+     * failover of the store's database takes seconds, and a response not recorded is never sent, so its key would end
+     * outcome unknown. Within half the lease no other node can have decided the key meanwhile.
+     */
     private Conclusion recordOnce(StoredResponse response) {
         StoreException failure = null;
-        for (int attempt = 0; attempt < 2; attempt++) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(MAX_RECORD_WAIT_MILLIS, config.store.lease().toMillis() / 2));
+        long pause = 100;
+        for (int attempt = 0; ; attempt++) {
             try {
                 long start = System.nanoTime();
                 boolean completed = store.complete(token, response);
@@ -163,9 +173,22 @@ public final class Admission {
                 if (e instanceof StoreUnavailableException) metrics.storeReachable(false);
                 failure = e;
             }
+            boolean again = attempt == 0 || failure instanceof StoreUnavailableException && System.nanoTime() + pause * 1_000_000L < deadline;
+            if (!again || !pauseBeforeRecordingAgain(pause)) break;
+            pause = Math.min(1000, pause * 2);
         }
         AgentLog.error(description + ": the application ran but its response could not be recorded; the outcome is unknown to retries", failure);
         return Conclusion.NOT_RECORDED;
+    }
+
+    private static boolean pauseBeforeRecordingAgain(long millis) {
+        try {
+            Thread.sleep(millis); // a back-off while the store's database is away, not a wait for a condition
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /**

@@ -74,6 +74,47 @@ class AdmissionTest {
         assertTrue(admission(store, second, false).end());
     }
 
+    /** The real store, except that its first {@code failures} completions find the database away (a failover). */
+    private static IdempotencyStore completionsFailing(IdempotencyStore real, int failures, java.util.concurrent.atomic.AtomicInteger calls) {
+        return (IdempotencyStore) java.lang.reflect.Proxy.newProxyInstance(IdempotencyStore.class.getClassLoader(),
+                new Class<?>[] {IdempotencyStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("complete") && calls.incrementAndGet() <= failures) {
+                        throw new dev.idempotency.store.StoreUnavailableException("the primary is gone", null);
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    @Test
+    void aResponseIsRecordedOnceTheStoreIsBackWithinHalfTheLease() {
+        IdempotencyStore store = open("idempotency.lease", "20s");
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        IdempotencyStore failingOver = completionsFailing(store, 4, calls);
+        Reservation r = store.reserve("tenant", "failover", "fp");
+        Admission admission = new Admission(failingOver, lifecycle.heartbeat(), r.token(), "test", config, true, metrics, new InFlightWaits(false));
+        assertTrue(admission.end());
+        assertEquals(Admission.Conclusion.RECORDED, admission.conclude(201, HEADERS, BODY));
+        assertEquals(5, calls.get(), "four failed attempts, then the one that recorded it");
+        assertEquals(KeyStatus.COMPLETED, store.find("tenant", "failover").orElseThrow().status());
+    }
+
+    @Test
+    void aResponseTheStoreCannotTakeWithinHalfTheLeaseIsNotRecordedAndNotSent() {
+        IdempotencyStore store = open("idempotency.lease", "1s");
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        IdempotencyStore away = completionsFailing(store, Integer.MAX_VALUE, calls);
+        Reservation r = store.reserve("tenant", "away", "fp");
+        Admission admission = new Admission(away, lifecycle.heartbeat(), r.token(), "test", config, true, metrics, new InFlightWaits(false));
+        assertTrue(admission.end());
+        assertEquals(Admission.Conclusion.NOT_RECORDED, admission.conclude(201, HEADERS, BODY));
+        assertTrue(calls.get() >= 2 && calls.get() <= 5, "tried again within half the 1 s lease, then gave up: " + calls.get() + " attempts");
+        assertEquals(KeyStatus.IN_FLIGHT, store.find("tenant", "away").orElseThrow().status());
+    }
+
     @Test
     void temporaryStatusesAndServerErrorsReleaseTheKeySoARetryRuns() {
         IdempotencyStore store = open();
