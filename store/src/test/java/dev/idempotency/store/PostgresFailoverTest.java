@@ -95,6 +95,7 @@ class PostgresFailoverTest {
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicInteger sequence = new AtomicInteger();
         AtomicLong lastSuccess = new AtomicLong();
+        AtomicInteger refusedCompletions = new AtomicInteger();
         ExecutorService load = Executors.newFixedThreadPool(4);
         List<Future<?>> workers = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
@@ -106,6 +107,7 @@ class PostgresFailoverTest {
                         assertEquals(Outcome.ACQUIRED, r.outcome(), key);
                         String body = "answer of " + key;
                         if (store.complete(r.token(), response(body))) acknowledged.put(key, body);
+                        else refusedCompletions.incrementAndGet(); // nobody else touches these keys: never right
                         lastSuccess.set(System.nanoTime());
                     } catch (StoreUnavailableException e) {
                         failures.add(new long[] {System.nanoTime()});
@@ -134,6 +136,7 @@ class PostgresFailoverTest {
                         + " (%d ms after the promotion), %d failures after it was back%n", acknowledged.size(), failures.size(),
                 TimeUnit.NANOSECONDS.toMillis(back - killed), TimeUnit.NANOSECONDS.toMillis(back - promoted), failedAfterBack);
         assertEquals(0, failedAfterBack, "once a call succeeded on the new primary, no dead pooled connection may cost a caller");
+        assertEquals(0, refusedCompletions.get(), "a completion whose answer was lost and that was repeated is its owner's");
         assertTrue(TimeUnit.NANOSECONDS.toMillis(back - promoted) < 10_000, "service must resume by itself soon after the promotion");
 
         // Everything acknowledged before, during and after the failover is replayed by the new primary.

@@ -5,14 +5,9 @@ import dev.idempotency.store.testing.PostgresNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,8 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,9 +37,6 @@ class PostgresFailoverTomcat9IT {
     private static final int CLIENTS = 8;
     private static final int KEYS_BEFORE_THE_KILL = 600;
     private static final int KEYS = 2400;
-    /** Answers of 503 seen by all clients. */
-    private static final AtomicInteger REFUSED = new AtomicInteger();
-    private static final Pattern CHARGE_ID = Pattern.compile("\"id\":\"ch_(\\d+)\"");
 
     private Path base;
     private final List<PostgresNode> nodes = new ArrayList<>();
@@ -56,9 +46,6 @@ class PostgresFailoverTomcat9IT {
         for (PostgresNode node : nodes) node.close();
         PostgresNode.removeAll(base);
     }
-
-    /** A client's last word on a key: the answer it keeps, and how many 503s it met on the way. */
-    private record Outcome(HttpResponse<byte[]> answer, int unavailable, long answeredAt) { }
 
     @Test
     void killingThePrimaryUnderLoadChargesNoKeyTwiceAndLosesNoAnswer() throws Exception {
@@ -78,7 +65,8 @@ class PostgresFailoverTomcat9IT {
                 .set("idempotency.sweep-interval", "1s")) {
             tomcat.start();
             Client client = new Client(tomcat.baseUrl());
-            Map<Integer, Outcome> outcomes = new ConcurrentHashMap<>();
+            KeyedPayments payments = new KeyedPayments("failover-");
+            Map<Integer, KeyedPayments.Outcome> outcomes = new ConcurrentHashMap<>();
             AtomicInteger next = new AtomicInteger();
             AtomicInteger done = new AtomicInteger();
             AtomicLong firstAnswerAfterPromotion = new AtomicLong(Long.MAX_VALUE);
@@ -89,11 +77,11 @@ class PostgresFailoverTomcat9IT {
             for (int c = 0; c < CLIENTS; c++) {
                 running.add(clients.submit(() -> {
                     for (int n; !failed.get() && (n = next.incrementAndGet()) <= KEYS; ) {
-                        Outcome outcome = untilAnswered(client, n);
+                        KeyedPayments.Outcome outcome = payments.untilAnswered(client, n);
                         outcomes.put(n, outcome);
                         done.incrementAndGet();
-                        if (outcome.answer.statusCode() == 201 && outcome.answeredAt > promotedAt.get()) {
-                            firstAnswerAfterPromotion.accumulateAndGet(outcome.answeredAt, Math::min);
+                        if (outcome.answer().statusCode() == 201 && outcome.answeredAt() > promotedAt.get()) {
+                            firstAnswerAfterPromotion.accumulateAndGet(outcome.answeredAt(), Math::min);
                         }
                     }
                     return null;
@@ -103,7 +91,7 @@ class PostgresFailoverTomcat9IT {
             long killedAt = System.nanoTime();
             primary.kill();
             // An orchestrator takes a moment to decide; meanwhile keyed requests must be refused, not run unprotected.
-            Await.until("a keyed request to be refused while there is no primary", Duration.ofSeconds(60), REFUSED::get, n -> n > 0);
+            Await.until("a keyed request to be refused while there is no primary", Duration.ofSeconds(60), payments.refused::get, n -> n > 0);
             standby.promote();
             promotedAt.set(System.nanoTime());
             try {
@@ -118,26 +106,26 @@ class PostgresFailoverTomcat9IT {
             Map<Integer, Long> chargeOfKey = new HashMap<>();
             int unknown = 0;
             int unavailable = 0;
-            for (Map.Entry<Integer, Outcome> e : outcomes.entrySet()) {
-                HttpResponse<byte[]> answer = e.getValue().answer;
-                unavailable += e.getValue().unavailable;
+            for (Map.Entry<Integer, KeyedPayments.Outcome> e : outcomes.entrySet()) {
+                HttpResponse<byte[]> answer = e.getValue().answer();
+                unavailable += e.getValue().unavailable();
                 if (answer.statusCode() == 201) {
-                    HttpResponse<byte[]> replay = client.send(payment(client, e.getKey()));
+                    HttpResponse<byte[]> replay = client.send(payments.payment(client, e.getKey()));
                     assertEquals(201, replay.statusCode(), "key " + e.getKey() + ": " + ServerScenarios.text(replay));
                     assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElse(null));
                     assertArrayEquals(answer.body(), replay.body(), "key " + e.getKey() + " replayed byte for byte");
-                    Matcher id = CHARGE_ID.matcher(ServerScenarios.text(answer));
-                    assertTrue(id.find(), ServerScenarios.text(answer));
-                    chargeOfKey.put(e.getKey(), Long.parseLong(id.group(1)));
+                    chargeOfKey.put(e.getKey(), KeyedPayments.chargeId(answer));
                 } else {
                     ServerScenarios.assertProblem(answer, 409, "outcome-unknown");
                     unknown++;
                 }
             }
             tomcat.stop();
+            String log = new String(java.nio.file.Files.readAllBytes(tomcat.log()), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(!log.contains("taken over or resolved"), "no request may lose its own key to the failover");
 
             // The application's own ledger, read from its file: each key's amount is the key's number.
-            Map<Long, List<Long>> chargesByAmount = ledgerCharges(tomcat);
+            Map<Long, List<Long>> chargesByAmount = KeyedPayments.ledgerCharges(tomcat);
             int duplicates = 0;
             for (Map.Entry<Long, List<Long>> e : chargesByAmount.entrySet()) if (e.getValue().size() > 1) duplicates++;
             for (Map.Entry<Integer, Long> e : chargeOfKey.entrySet()) {
@@ -154,38 +142,5 @@ class PostgresFailoverTomcat9IT {
             assertTrue(firstAnswerAfterPromotion.get() != Long.MAX_VALUE && backAfterMillis < 20_000,
                     "service resumes by itself within 20 s of the kill; took " + backAfterMillis + " ms");
         }
-    }
-
-    private static HttpRequest.Builder payment(Client client, int n) {
-        return client.request("/payments").header("Idempotency-Key", "failover-" + n).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":" + n + "}"));
-    }
-
-    /** Sends a key until it has its answer, as a client retrying after 503 and 409 in flight does. */
-    private static Outcome untilAnswered(Client client, int n) throws Exception {
-        int unavailable = 0;
-        while (true) {
-            HttpResponse<byte[]> r = client.send(payment(client, n));
-            if (r.statusCode() == 201 || r.statusCode() == 409 && ServerScenarios.text(r).contains("outcome-unknown")) {
-                return new Outcome(r, unavailable, System.nanoTime());
-            }
-            if (r.statusCode() == 503) {
-                unavailable++;
-                REFUSED.incrementAndGet();
-            }
-            else if (r.statusCode() != 409) throw new AssertionError("key " + n + ": unexpected " + r.statusCode() + " " + ServerScenarios.text(r));
-            Thread.sleep(100); // a client's back-off before its retry, not a wait for anything in this test
-        }
-    }
-
-    /** The charge ids per amount in the application's ledger (its H2 file; the server must have stopped). */
-    private static Map<Long, List<Long>> ledgerCharges(ServerProcess server) throws Exception {
-        Map<Long, List<Long>> charges = new HashMap<>();
-        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + server.work.resolve("ledger"), "sa", "");
-             PreparedStatement ps = c.prepareStatement("SELECT amount, id FROM side_effects WHERE kind = 'charge'");
-             ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) charges.computeIfAbsent(rs.getLong(1), a -> new ArrayList<>()).add(rs.getLong(2));
-        }
-        return charges;
     }
 }

@@ -11,6 +11,7 @@ import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.Reservation;
 import dev.idempotency.store.StoreDataException;
 import dev.idempotency.store.StoreException;
+import dev.idempotency.store.StoreNotReplicatedException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.StoredResponse;
@@ -78,6 +79,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /** How long the database may take over one statement before it is cancelled on the server. */
     private final int queryTimeoutSeconds;
     private final long queryTimeoutNanos;
+    /** When the pools' connections were last dropped after a lost one (System.nanoTime()). */
+    private final java.util.concurrent.atomic.AtomicLong lastPoolsDropped = new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - Long.MAX_VALUE / 2);
 
     private JdbcIdempotencyStore(StoreSettings settings) {
         this.settings = settings;
@@ -215,9 +218,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             Boolean won = completions.submit(done);
             if (won != null) return won;
         }
-        int[] attempts = {0};
-        return repeatably("complete", c -> update(c, sql.complete, completeParameters(done)) == 1
-                || ++attempts[0] > 1 && recordedBy(c, done));
+        return repeatably("complete", c -> update(c, sql.complete, completeParameters(done)) == 1 || recordedBy(c, done));
     }
 
     private static Object[] completeParameters(Completion done) {
@@ -639,7 +640,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private int update(Connection c, String statement, Object... params) throws SQLException {
         try (PreparedStatement ps = prepare(c, statement, params)) {
             long started = System.nanoTime();
-            int count = ps.executeUpdate();
+            int count;
+            try {
+                count = ps.executeUpdate();
+            } catch (SQLException e) {
+                throw dialect.replicationFailure(ps, e);
+            }
             dialect.requireReplicated(ps, System.nanoTime() - started, queryTimeoutNanos);
             return count;
         }
@@ -804,7 +810,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         try (PreparedStatement ps = prepare(c, sql.reserveMany(batch.size()), params)) {
             phase[0] = SENT;
             long started = System.nanoTime();
-            try (ResultSet rs = ps.executeQuery()) {
+            ResultSet answered;
+            try {
+                answered = ps.executeQuery();
+            } catch (SQLException e) {
+                throw dialect.replicationFailure(ps, e);
+            }
+            try (ResultSet rs = answered) {
                 dialect.requireReplicated(ps, System.nanoTime() - started, queryTimeoutNanos);
                 phase[0] = ANSWERED;
                 while (rs.next()) {
@@ -874,9 +886,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         int[] phase = {NOTHING_SENT};
         try {
             // Fenced by token, so repeatable on a fresh connection: a completion the lost attempt wrote reads as ours.
-            int[] attempts = {0};
             boolean[] won = inBatchConnection(ALWAYS, c -> {
-                boolean repeated = ++attempts[0] > 1;
                 int[] counts;
                 if (batch.size() == 1) {
                     phase[0] = SENT;
@@ -890,9 +900,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 boolean[] outcome = new boolean[batch.size()];
                 for (int i = 0; i < outcome.length; i++) {
                     Completion done = batch.get(i).item;
-                    if (i < counts.length && counts[i] == 1) outcome[i] = true;
-                    else if (repeated) outcome[i] = recordedBy(c, done); // the lost attempt may have written it
-                    else outcome[i] = (i >= counts.length || counts[i] < 0) && completedBy(c, done.token);
+                    outcome[i] = i < counts.length && counts[i] == 1 || recordedBy(c, done);
                 }
                 return outcome;
             });
@@ -912,19 +920,14 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * Whether the key holds exactly this completion, written by an attempt whose answer was lost (and not, say, an
-     * operator's decision on the same token, which must stand).
+     * Whether the key already holds exactly this completion: written by an attempt whose answer was lost, or reported
+     * as a count that says nothing. An operator's decision on the same token, or an earlier different response, is not
+     * this completion: the fenced update lost, and the caller must not send its response.
      */
     private boolean recordedBy(Connection c, Completion done) throws SQLException {
         KeyState state = readState(c, done.token.scope(), done.token.key());
         return state != null && state.status == KeyStatus.COMPLETED && done.token.token().equals(state.ownerToken)
                 && done.response.equals(state.response);
-    }
-
-    /** Whether {@code token}'s completion is the one the key holds. */
-    private boolean completedBy(Connection c, OwnershipToken token) throws SQLException {
-        KeyState state = readState(c, token.scope(), token.key());
-        return state != null && state.status == KeyStatus.COMPLETED && token.token().equals(state.ownerToken);
     }
 
     /**
@@ -1016,6 +1019,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      * run twice, and work that lost a conflict, runs once more on a fresh connection.
      */
     private <T> T onConnection(HikariDataSource source, BooleanSupplier mayRepeat, Work<T> work) throws SQLException {
+        SQLException firstFailure = null;
         for (int attempt = 1; ; attempt++) {
             Connection c = source.getConnection(); // a failure here is the pool's own: it has already waited
             try {
@@ -1024,15 +1028,36 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             } catch (SQLException e) {
                 boolean lost = Failures.lostConnection(e);
                 if (lost) dropConnections(source, c);
-                if (attempt > 1 || !(lost || Failures.lostConflict(e)) || !mayRepeat.getAsBoolean()) throw e;
+                if (attempt > 1) throw afterRepeat(e, firstFailure);
+                if (!(lost || Failures.lostConflict(e)) || !mayRepeat.getAsBoolean()) throw e;
+                firstFailure = e;
             } finally {
                 c.close();
             }
         }
     }
 
+    /**
+     * The failure of a repeat. When the first attempt lost its connection, what it sent may have been done, whatever the
+     * repeat then met (a conflict, say): that stays an outage, so that its caller keeps the possibly reserved token
+     * instead of assuming that nothing stays.
+     */
+    private static SQLException afterRepeat(SQLException repeat, SQLException first) {
+        if (first == null || !Failures.lostConnection(first) || Failures.unavailable(repeat)) return repeat;
+        SQLException outage = new SQLException("connection lost, and its repeat failed: " + repeat.getMessage(), first.getSQLState(), first);
+        outage.addSuppressed(repeat);
+        return outage;
+    }
+
+    /**
+     * Evicts the lost connection, and every pooled one to the same server unless that was done moments ago (a
+     * failover makes many connections fail one after another; those made since the first failure are fresh).
+     */
     private void dropConnections(HikariDataSource source, Connection lost) {
         source.evictConnection(lost);
+        long now = System.nanoTime();
+        long last = lastPoolsDropped.get();
+        if (now - last < settings.connectTimeout().toNanos() || !lastPoolsDropped.compareAndSet(last, now)) return;
         for (HikariDataSource each : new HikariDataSource[] {pool, background}) {
             com.zaxxer.hikari.HikariPoolMXBean figures = each.getHikariPoolMXBean();
             if (figures != null) figures.softEvictConnections();
@@ -1061,6 +1086,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     private static StoreException translate(SQLException e, String operation, OwnershipToken possiblyReserved) {
+        if (Dialect.NOT_REPLICATED.equals(e.getSQLState())) {
+            return new StoreNotReplicatedException("idempotency store wrote without replication during " + operation + ": "
+                    + e.getMessage(), e, possiblyReserved);
+        }
         if (Failures.unavailable(e) || Failures.lostConflict(e)) {
             return new StoreUnavailableException("idempotency store unavailable during " + operation + ": " + withCause(e), e,
                     possiblyReserved);

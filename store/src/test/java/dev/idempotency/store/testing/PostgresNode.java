@@ -99,8 +99,12 @@ public final class PostgresNode implements AutoCloseable {
     public void kill() throws Exception {
         List<String> pid = Files.readAllLines(dataDirectory.resolve("postmaster.pid"));
         String postmaster = pid.get(0).trim();
-        command("pkill", "-9", "-P", postmaster).start().waitFor();
-        command("kill", "-9", postmaster).start().waitFor();
+        // Postmaster and backends in one signal: killing the backends first would start the postmaster's crash handling.
+        Process children = new ProcessBuilder("pgrep", "-P", postmaster).start();
+        List<String> all = new ArrayList<>(Arrays.asList("kill", "-9", postmaster));
+        all.addAll(Arrays.asList(new String(children.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim().split("\\s+")));
+        all.removeIf(String::isEmpty);
+        command(all.toArray(new String[0])).start().waitFor();
         Await.until(name + " to be gone", Duration.ofSeconds(30), () -> new File("/proc/" + postmaster).exists(), alive -> !alive);
     }
 
@@ -179,12 +183,16 @@ public final class PostgresNode implements AutoCloseable {
         List<String> line = new ArrayList<>();
         line.add(bin(program).toString());
         line.addAll(Arrays.asList(args));
-        ProcessBuilder builder = command(line.toArray(new String[0])).redirectErrorStream(true);
-        Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        Path output = Files.createTempFile("pg-command", ".log");
+        Process process = command(line.toArray(new String[0])).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        boolean finished = process.waitFor(120, TimeUnit.SECONDS);
+        if (!finished) process.destroyForcibly();
+        String printed = new String(Files.readAllBytes(output), StandardCharsets.UTF_8);
+        Files.deleteIfExists(output);
+        if (!finished || process.exitValue() != 0) {
             String serverLog = Files.exists(log) ? new String(Files.readAllBytes(log), StandardCharsets.UTF_8) : "";
-            throw new IllegalStateException(program + " " + String.join(" ", args) + " failed:\n" + output + "\n" + serverLog);
+            throw new IllegalStateException(program + " " + String.join(" ", args) + (finished ? " failed:\n" : " did not finish in 120 s:\n")
+                    + printed + "\n" + serverLog);
         }
     }
 

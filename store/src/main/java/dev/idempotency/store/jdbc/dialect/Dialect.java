@@ -137,6 +137,14 @@ public abstract class Dialect {
     public void requireReplicated(java.sql.Statement statement, long elapsedNanos, long timeoutNanos) throws SQLException {
     }
 
+    /**
+     * What a failed write means: a server that said it cancelled the wait for its synchronous standby before it failed
+     * (an administrator ended the session) committed the write on the primary only; otherwise the failure itself.
+     */
+    public SQLException replicationFailure(java.sql.Statement statement, SQLException failure) {
+        return failure;
+    }
+
     /** Commits the connection's transaction, cancelled on the server if it takes longer than the timeout. */
     public void commit(java.sql.Connection connection, int timeoutSeconds, long timeoutNanos) throws SQLException {
         connection.commit();

@@ -98,6 +98,21 @@ final class PostgresDialect extends Dialect {
         }
     }
 
+    @Override
+    public SQLException replicationFailure(Statement statement, SQLException failure) {
+        try {
+            for (SQLWarning w = statement.getWarnings(); w != null; w = w.getNextWarning()) {
+                if (String.valueOf(w.getMessage()).contains("synchronous replication")) {
+                    return new SQLException("the database committed a write locally, then ended the session while it waited for"
+                            + " its synchronous standby, so a failover may lose it: " + w.getMessage(), NOT_REPLICATED, failure);
+                }
+            }
+        } catch (SQLException unreadable) {
+            failure.addSuppressed(unreadable);
+        }
+        return failure;
+    }
+
     // Connection.commit() carries no timeout: COMMIT as a statement does, so that a commit waiting for a standby is
     // cancelled like any other statement instead of holding its server process until the standby returns.
     @Override
@@ -105,7 +120,11 @@ final class PostgresDialect extends Dialect {
         try (Statement s = connection.createStatement()) {
             s.setQueryTimeout(timeoutSeconds);
             long started = System.nanoTime();
-            s.execute("COMMIT");
+            try {
+                s.execute("COMMIT");
+            } catch (SQLException e) {
+                throw replicationFailure(s, e);
+            }
             requireReplicated(s, System.nanoTime() - started, timeoutNanos);
         }
     }

@@ -10,6 +10,7 @@ import dev.idempotency.store.ExpiredLeasePolicy;
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.StoreException;
+import dev.idempotency.store.StoreNotReplicatedException;
 import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.StoredResponse;
 
@@ -150,7 +151,9 @@ public final class Admission {
     /**
      * Records the response, trying again while the store is unreachable for up to half the lease (at most 10 s): a
      * failover of the store's database takes seconds, and a response not recorded is never sent, so its key would end
-     * outcome unknown. Within half the lease no other node can have decided the key meanwhile.
+     * outcome unknown. The completion stays fenced: should the lease have run out meanwhile and the key been decided
+     * elsewhere, the late completion is refused and nothing is sent. A write the primary took but its synchronous
+     * standby never confirmed is not tried again (it would only find itself written there): it is not sent.
      */
     private Conclusion recordOnce(StoredResponse response) {
         StoreException failure = null;
@@ -173,6 +176,7 @@ public final class Admission {
                 if (e instanceof StoreUnavailableException) metrics.storeReachable(false);
                 failure = e;
             }
+            if (failure instanceof StoreNotReplicatedException) break;
             boolean again = attempt == 0 || failure instanceof StoreUnavailableException && System.nanoTime() + pause * 1_000_000L < deadline;
             if (!again || !pauseBeforeRecordingAgain(pause)) break;
             pause = Math.min(1000, pause * 2);
