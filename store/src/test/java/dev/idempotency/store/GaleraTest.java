@@ -77,6 +77,14 @@ class GaleraTest {
         // Galera retries an autocommit statement that lost certification once by itself; without that, every lost
         // conflict reaches the store as the deadlock error it must read as "look again".
         for (GaleraCluster.Node node : cluster.nodes()) cluster.execute(node, "SET GLOBAL wsrep_retry_autocommit = 0");
+        try {
+            duplicatesOnThreeNodes(table);
+        } finally {
+            for (GaleraCluster.Node node : cluster.nodes()) cluster.execute(node, "SET GLOBAL wsrep_retry_autocommit = 1");
+        }
+    }
+
+    private void duplicatesOnThreeNodes(String table) throws Exception {
         long conflictsBefore = conflicts();
         // Without group commit each reservation's own insert meets the conflict (a batch that loses is only run again alone).
         JdbcIdempotencyStore[] perNode = {store(cluster.url(1), table, false), store(cluster.url(2), table, false),
@@ -179,16 +187,21 @@ class GaleraTest {
                 return null;
             }));
         }
-        Await.until("keys to be recorded before the kill", Duration.ofSeconds(60), acknowledged::size, n -> n >= 300);
-        long killed = System.nanoTime();
-        cluster.kill(3);
-        long back = Await.until("the balanced store to write without node 3", Duration.ofSeconds(60), lastBalancedSuccess::get,
-                t -> t > killed + TimeUnit.SECONDS.toNanos(1) && cluster.status(cluster.node(1), "wsrep_cluster_size").equals("2"));
-        int before = acknowledged.size();
-        Await.until("keys to be recorded after the kill", Duration.ofSeconds(60), acknowledged::size, n -> n >= before + 300);
-        running.set(false);
+        long killed;
+        long back;
+        try {
+            Await.until("keys to be recorded before the kill", Duration.ofSeconds(60), acknowledged::size, n -> n >= 300);
+            killed = System.nanoTime();
+            cluster.kill(3);
+            back = Await.until("the balanced store to write without node 3", Duration.ofSeconds(60), lastBalancedSuccess::get,
+                    t -> t > killed + TimeUnit.SECONDS.toNanos(1) && cluster.status(cluster.node(1), "wsrep_cluster_size").equals("2"));
+            int before = acknowledged.size();
+            Await.until("keys to be recorded after the kill", Duration.ofSeconds(60), acknowledged::size, n -> n >= before + 300);
+        } finally {
+            running.set(false);
+            load.shutdown();
+        }
         for (Future<?> w : workers) w.get(60, TimeUnit.SECONDS);
-        load.shutdown();
 
         long duplicates = acquired.values().stream().filter(n -> n.get() > 1).count();
         System.out.printf("galera: %d keys acquired, %d duplicates, %d acknowledged, %d calls failed closed, balanced store"

@@ -114,6 +114,37 @@ abstract class StoreOutageContract {
         }
     }
 
+    /**
+     * A completion whose answer was lost is sent again on a fresh connection; finding exactly its own response recorded
+     * under its token, it counts as won (with and without group commit), so the response is sent and replays.
+     */
+    @Test
+    void aCompletionWhoseAnswerWasLostIsRepeatedAndCountsAsRecorded() throws Exception {
+        TestDatabase db = database();
+        for (boolean groupCommit : new boolean[] {true, false}) {
+            try (TcpProxy proxy = new TcpProxy(db.hostAndPort());
+                 JdbcIdempotencyStore store = JdbcIdempotencyStore.open(through(proxy, db).groupCommit(groupCommit).build())) {
+                try {
+                    store.checkSchema();
+                    String key = "lost-completion-" + UUID.randomUUID();
+                    Reservation r = store.reserve("t", key, "fp");
+                    assertEquals(Outcome.ACQUIRED, r.outcome());
+                    String body = "answer-" + UUID.randomUUID();
+                    proxy.loseRepliesAfter(body);
+                    assertTrue(store.complete(r.token(), new StoredResponse(201, java.util.Collections.emptyList(), body.getBytes())),
+                            "group commit " + groupCommit + ": the repeat found its own completion");
+                    assertEquals(null, proxy.pendingMarker(), "the first completion did reach the database");
+                    assertEquals(body, new String(store.reserve("t", key, "fp").response().body()));
+                    assertFalse(store.complete(r.token(), new StoredResponse(201, java.util.Collections.emptyList(), "another".getBytes())),
+                            "another response on the same token is not this completion");
+                } finally {
+                    proxy.restore();
+                    dropTables(db, store.settings().table());
+                }
+            }
+        }
+    }
+
     /** Without group commit a lost insert is not repeated (its token could not be told from a newer one's): it is handed back. */
     @Test
     void aReservationWhoseAnswerWasLostCarriesItsTokenAndReleasingItMakesTheKeyRetryable() throws Exception {

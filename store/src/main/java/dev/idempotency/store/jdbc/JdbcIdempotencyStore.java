@@ -921,10 +921,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     /**
      * Whether the key already holds exactly this completion: written by an attempt whose answer was lost, or reported
-     * as a count that says nothing. An operator's decision on the same token, or an earlier different response, is not
-     * this completion: the fenced update lost, and the caller must not send its response.
+     * as a count that says nothing. Another response on the same token (an earlier attempt's, or an operator's decision
+     * that differs) is not this completion: the fenced update lost, and the caller must not send its response. A
+     * committing no-op write comes first: on a primary with a synchronous standby it returns only once the completion
+     * found is replicated too (or fails as not replicated), so a lost answer never stands for a write a failover loses.
      */
     private boolean recordedBy(Connection c, Completion done) throws SQLException {
+        if (update(c, sql.touchCompleted, done.token.scope(), done.token.key(), done.token.token()) == 0) return false;
         KeyState state = readState(c, done.token.scope(), done.token.key());
         return state != null && state.status == KeyStatus.COMPLETED && done.token.token().equals(state.ownerToken)
                 && done.response.equals(state.response);
@@ -1044,7 +1047,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     private static SQLException afterRepeat(SQLException repeat, SQLException first) {
         if (first == null || !Failures.lostConnection(first) || Failures.unavailable(repeat)) return repeat;
-        SQLException outage = new SQLException("connection lost, and its repeat failed: " + repeat.getMessage(), first.getSQLState(), first);
+        SQLException outage = new java.sql.SQLRecoverableException("connection lost, and its repeat failed: " + repeat.getMessage(),
+                first.getSQLState(), first.getErrorCode(), first);
         outage.addSuppressed(repeat);
         return outage;
     }

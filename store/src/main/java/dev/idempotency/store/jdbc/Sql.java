@@ -15,6 +15,7 @@ final class Sql {
     final String takeOverExpiredLease;
     final String markUnknown;
     final String complete;
+    final String touchCompleted;
     final String release;
     final String sweepToUnknown;
     final String sweepToRetryable;
@@ -109,6 +110,9 @@ final class Sql {
         resolveForRetry = "UPDATE " + table + " SET status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = " + now
                 + byId + outcomeUnknown;
         // The decided response is replayed for a full ttl from the decision, however long the key waited for it.
+        // Writes nothing new, but commits: on a primary with a synchronous standby its commit waits until everything
+        // before it, the completion it looks for included, is on the standby.
+        touchCompleted = "UPDATE " + table + " SET updated_at = updated_at" + byId + " AND owner_token = ? AND status = 'COMPLETED'";
         resolveAsCompleted = "UPDATE " + table + " SET status = 'COMPLETED', response_status = ?, response_headers = ?, "
                 + "response_body = ?, lease_expires_at = NULL, updated_at = " + now + ", expires_at = " + plus + byId + outcomeUnknown;
         delete = "DELETE FROM " + table + byId + " AND NOT (status = 'IN_FLIGHT' AND lease_expires_at > " + now + ")";

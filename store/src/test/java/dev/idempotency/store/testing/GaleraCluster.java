@@ -163,18 +163,33 @@ public final class GaleraCluster implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        for (Node node : nodes) {
-            if (node.process != null && node.process.isAlive()) {
-                node.process.destroy();
-                if (!node.process.waitFor(30, TimeUnit.SECONDS)) node.process.destroyForcibly();
+        try {
+            for (Node node : nodes) {
+                try {
+                    stop(node);
+                } catch (Exception e) {
+                    System.err.println("galera node " + node.index + " did not stop cleanly: " + e);
+                }
             }
-            Path pid = node.directory.resolve("pid");
-            if (Files.exists(pid)) {
-                new ProcessBuilder("kill", "-9", new String(Files.readAllBytes(pid), StandardCharsets.US_ASCII).trim()).start().waitFor();
+        } finally {
+            try (Stream<Path> paths = Files.walk(base)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-        try (Stream<Path> paths = Files.walk(base)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+
+    /** Stops a node's server, and kills what its pid file names only while that is still this node's mariadbd. */
+    private static void stop(Node node) throws Exception {
+        if (node.process != null && node.process.isAlive()) {
+            node.process.destroy();
+            if (!node.process.waitFor(30, TimeUnit.SECONDS)) node.process.destroyForcibly();
+        }
+        Path pidFile = node.directory.resolve("pid");
+        if (!Files.exists(pidFile)) return;
+        String pid = new String(Files.readAllBytes(pidFile), StandardCharsets.US_ASCII).trim();
+        Path commandLine = Path.of("/proc", pid, "cmdline");
+        if (Files.exists(commandLine) && new String(Files.readAllBytes(commandLine), StandardCharsets.UTF_8).contains(node.directory.toString())) {
+            new ProcessBuilder("kill", "-9", pid).start().waitFor();
         }
     }
 

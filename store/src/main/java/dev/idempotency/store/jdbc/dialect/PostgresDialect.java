@@ -102,7 +102,8 @@ final class PostgresDialect extends Dialect {
     public SQLException replicationFailure(Statement statement, SQLException failure) {
         try {
             for (SQLWarning w = statement.getWarnings(); w != null; w = w.getNextWarning()) {
-                if (String.valueOf(w.getMessage()).contains("synchronous replication")) {
+                // 57P01 is the warning of a session ended while it waited, in every language the server may speak.
+                if ("57P01".equals(w.getSQLState()) || String.valueOf(w.getMessage()).contains("synchronous replication")) {
                     return new SQLException("the database committed a write locally, then ended the session while it waited for"
                             + " its synchronous standby, so a failover may lose it: " + w.getMessage(), NOT_REPLICATED, failure);
                 }
