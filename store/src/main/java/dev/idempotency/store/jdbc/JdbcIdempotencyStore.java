@@ -15,6 +15,7 @@ import dev.idempotency.store.StoreNotReplicatedException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.StoredResponse;
+import dev.idempotency.store.jdbc.PooledWork.Work;
 import dev.idempotency.store.jdbc.dialect.Dialect;
 
 import java.sql.BatchUpdateException;
@@ -40,6 +41,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
+
+import static dev.idempotency.store.jdbc.PooledWork.ALWAYS;
+import static dev.idempotency.store.jdbc.PooledWork.NEVER;
 
 /**
  * {@link IdempotencyStore} on PostgreSQL, MariaDB/MySQL or H2, through HikariCP pools in autocommit: the main pool for
@@ -79,8 +83,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /** How long the database may take over one statement before it is cancelled on the server. */
     private final int queryTimeoutSeconds;
     private final long queryTimeoutNanos;
-    /** When the pools' connections were last dropped after a lost one (System.nanoTime()). */
-    private final java.util.concurrent.atomic.AtomicLong lastPoolsDropped = new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - Long.MAX_VALUE / 2);
+    /** Work on the pools' connections, recovering from a lost one. */
+    private final PooledWork connections;
 
     private JdbcIdempotencyStore(StoreSettings settings) {
         this.settings = settings;
@@ -91,6 +95,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         this.markedEffects = settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION;
         this.pool = ConnectionPool.open(settings, dialect);
         this.background = ConnectionPool.openBackground(settings, dialect, BACKGROUND_POOL_SIZE);
+        this.connections = new PooledWork(settings.connectTimeout(), c -> {
+            if (!schemaReady) ensureSchema(c);
+        }, pool, background);
         this.queryTimeoutSeconds = Dialect.seconds(settings.queryTimeout());
         this.queryTimeoutNanos = TimeUnit.SECONDS.toNanos(queryTimeoutSeconds);
         int lanes = groupCommitLanes(settings.poolSize());
@@ -998,74 +1005,14 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     private <T> T inBatchConnection(BooleanSupplier mayRepeat, Work<T> work) throws SQLException {
-        return onConnection(pool, mayRepeat, work);
+        return connections.run(pool, mayRepeat, work);
     }
 
     // ---- connections, schema, errors
 
-    private interface Work<T> {
-        T run(Connection connection) throws SQLException;
-    }
-
-    private static final BooleanSupplier ALWAYS = () -> true;
-    private static final BooleanSupplier NEVER = () -> false;
-
     /** What {@link #reserve} has sent and not yet heard back about. */
     private static final class Sent {
         OwnershipToken token;
-    }
-
-    /**
-     * Runs {@code work} on a connection of {@code source}. A connection lost while in use (its server died, shut down or
-     * turned read-only in a failover) makes every pooled connection to that server suspect: they are dropped, so that
-     * the next callers connect afresh instead of each failing on a dead one. Work that {@code mayRepeat} says is safe to
-     * run twice, and work that lost a conflict, runs once more on a fresh connection.
-     */
-    private <T> T onConnection(HikariDataSource source, BooleanSupplier mayRepeat, Work<T> work) throws SQLException {
-        SQLException firstFailure = null;
-        for (int attempt = 1; ; attempt++) {
-            Connection c = source.getConnection(); // a failure here is the pool's own: it has already waited
-            try {
-                if (!schemaReady) ensureSchema(c);
-                return work.run(c);
-            } catch (SQLException e) {
-                boolean lost = Failures.lostConnection(e);
-                if (lost) dropConnections(source, c);
-                if (attempt > 1) throw afterRepeat(e, firstFailure);
-                if (!(lost || Failures.lostConflict(e)) || !mayRepeat.getAsBoolean()) throw e;
-                firstFailure = e;
-            } finally {
-                c.close();
-            }
-        }
-    }
-
-    /**
-     * The failure of a repeat. When the first attempt lost its connection, what it sent may have been done, whatever the
-     * repeat then met (a conflict, say): that stays an outage, so that its caller keeps the possibly reserved token
-     * instead of assuming that nothing stays.
-     */
-    private static SQLException afterRepeat(SQLException repeat, SQLException first) {
-        if (first == null || !Failures.lostConnection(first) || Failures.unavailable(repeat)) return repeat;
-        SQLException outage = new java.sql.SQLRecoverableException("connection lost, and its repeat failed: " + repeat.getMessage(),
-                first.getSQLState(), first.getErrorCode(), first);
-        outage.addSuppressed(repeat);
-        return outage;
-    }
-
-    /**
-     * Evicts the lost connection, and every pooled one to the same server unless that was done moments ago (a
-     * failover makes many connections fail one after another; those made since the first failure are fresh).
-     */
-    private void dropConnections(HikariDataSource source, Connection lost) {
-        source.evictConnection(lost);
-        long now = System.nanoTime();
-        long last = lastPoolsDropped.get();
-        if (now - last < settings.connectTimeout().toNanos() || !lastPoolsDropped.compareAndSet(last, now)) return;
-        for (HikariDataSource each : new HikariDataSource[] {pool, background}) {
-            com.zaxxer.hikari.HikariPoolMXBean figures = each.getHikariPoolMXBean();
-            if (figures != null) figures.softEvictConnections();
-        }
     }
 
     private <T> T withConnection(String operation, Work<T> work) {
@@ -1083,7 +1030,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private <T> T withConnection(HikariDataSource source, String operation, Sent sent, BooleanSupplier mayRepeat, Work<T> work) {
         try {
-            return onConnection(source, mayRepeat, work);
+            return connections.run(source, mayRepeat, work);
         } catch (SQLException e) {
             throw translate(e, operation, sent == null ? null : sent.token);
         }
