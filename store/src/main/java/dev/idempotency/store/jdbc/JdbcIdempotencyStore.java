@@ -646,15 +646,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private int update(Connection c, String statement, Object... params) throws SQLException {
         try (PreparedStatement ps = prepare(c, statement, params)) {
-            long started = System.nanoTime();
-            int count;
-            try {
-                count = ps.executeUpdate();
-            } catch (SQLException e) {
-                throw dialect.replicationFailure(ps, e);
-            }
-            dialect.requireReplicated(ps, System.nanoTime() - started, queryTimeoutNanos);
-            return count;
+            return dialect.write(ps, PreparedStatement::executeUpdate, queryTimeoutNanos);
         }
     }
 
@@ -816,15 +808,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
         try (PreparedStatement ps = prepare(c, sql.reserveMany(batch.size()), params)) {
             phase[0] = SENT;
-            long started = System.nanoTime();
-            ResultSet answered;
-            try {
-                answered = ps.executeQuery();
-            } catch (SQLException e) {
-                throw dialect.replicationFailure(ps, e);
-            }
-            try (ResultSet rs = answered) {
-                dialect.requireReplicated(ps, System.nanoTime() - started, queryTimeoutNanos);
+            try (ResultSet rs = dialect.write(ps, PreparedStatement::executeQuery, queryTimeoutNanos)) {
                 phase[0] = ANSWERED;
                 while (rs.next()) {
                     String token = rs.getString("batch_token");
@@ -950,8 +934,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         c.setAutoCommit(false);
         try {
             int[] counts;
-            try (PreparedStatement ps = c.prepareStatement(statement)) {
-                ps.setQueryTimeout(queryTimeoutSeconds);
+            try (PreparedStatement ps = prepare(c, statement)) {
                 for (Object[] row : rows) {
                     bind(ps, row);
                     ps.addBatch();

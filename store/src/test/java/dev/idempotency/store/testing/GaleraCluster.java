@@ -1,11 +1,7 @@
 package dev.idempotency.store.testing;
 
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
-
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +29,7 @@ public final class GaleraCluster implements AutoCloseable {
     private static final String MARIADBD = "/usr/sbin/mariadbd";
     private static final String PROVIDER = "/usr/lib/galera/libgalera_smm.so";
     private static final String INSTALL_DB = "/usr/bin/mariadb-install-db";
+    private static final String USER = "mysql";
 
     private final Path base;
     private final List<Node> nodes = new ArrayList<>();
@@ -50,10 +47,10 @@ public final class GaleraCluster implements AutoCloseable {
         Node(int index, Path directory) throws IOException {
             this.index = index;
             this.directory = directory;
-            this.port = freePort();
-            this.groupPort = freePort();
-            this.istPort = freePort();
-            this.sstPort = freePort();
+            this.port = LocalServers.freePort();
+            this.groupPort = LocalServers.freePort();
+            this.istPort = LocalServers.freePort();
+            this.sstPort = LocalServers.freePort();
         }
 
         public String hostAndPort() {
@@ -73,9 +70,9 @@ public final class GaleraCluster implements AutoCloseable {
         try {
             for (int i = 1; i <= size; i++) cluster.nodes.add(new Node(i, base.resolve("n" + i)));
             for (Node node : cluster.nodes) Files.createDirectories(node.directory.resolve("data"));
-            cluster.giveToServerUser(base);
-            cluster.run(INSTALL_DB, "--no-defaults", "--datadir=" + cluster.nodes.get(0).directory.resolve("data"),
-                    "--auth-root-authentication-method=normal", "--skip-test-db");
+            LocalServers.giveTo(USER, base);
+            LocalServers.run(USER, Arrays.asList(INSTALL_DB, "--no-defaults", "--datadir=" + cluster.nodes.get(0).directory.resolve("data"),
+                    "--auth-root-authentication-method=normal", "--skip-test-db"), null);
             for (Node node : cluster.nodes) {
                 cluster.writeConfiguration(node);
                 cluster.launch(node, node.index == 1);
@@ -150,14 +147,13 @@ public final class GaleraCluster implements AutoCloseable {
                         + ";gcache.size=64M;evs.suspect_timeout=PT2S;evs.inactive_timeout=PT4S;evs.inactive_check_period=PT0.5S"
                         + ";evs.keepalive_period=PT0.5S\"");
         Files.write(dir.resolve("my.cnf"), (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
-        giveToServerUser(dir);
+        LocalServers.giveTo(USER, dir);
     }
 
     private void launch(Node node, boolean bootstrap) throws IOException {
-        List<String> line = new ArrayList<>(asServerUser());
-        line.addAll(Arrays.asList(MARIADBD, "--defaults-file=" + node.directory.resolve("my.cnf")));
+        List<String> line = new ArrayList<>(Arrays.asList(MARIADBD, "--defaults-file=" + node.directory.resolve("my.cnf")));
         if (bootstrap) line.add("--wsrep-new-cluster");
-        node.process = new ProcessBuilder(line).redirectErrorStream(true)
+        node.process = LocalServers.as(USER, line.toArray(new String[0])).redirectErrorStream(true)
                 .redirectOutput(node.directory.resolve("console.log").toFile()).start();
     }
 
@@ -199,46 +195,11 @@ public final class GaleraCluster implements AutoCloseable {
         return Files.exists(log) ? new String(Files.readAllBytes(log), StandardCharsets.UTF_8) : "";
     }
 
-    private void run(String... line) throws Exception {
-        List<String> all = new ArrayList<>(asServerUser());
-        all.addAll(Arrays.asList(line));
-        Path output = Files.createTempFile("galera-command", ".log");
-        Process p = new ProcessBuilder(all).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        boolean finished = p.waitFor(120, TimeUnit.SECONDS);
-        if (!finished) p.destroyForcibly();
-        String printed = new String(Files.readAllBytes(output), StandardCharsets.UTF_8);
-        Files.deleteIfExists(output);
-        if (!finished || p.exitValue() != 0) {
-            throw new IllegalStateException(String.join(" ", line) + (finished ? " failed:\n" : " did not finish in 120 s:\n") + printed);
-        }
-    }
-
-    private void giveToServerUser(Path path) throws Exception {
-        if (!runningAsRoot()) return;
-        Process chown = new ProcessBuilder("chown", "-R", "mysql:mysql", path.toString()).inheritIO().start();
-        if (chown.waitFor() != 0) throw new IllegalStateException("cannot give " + path + " to the mysql user");
-    }
-
-    private static List<String> asServerUser() {
-        return runningAsRoot() ? Arrays.asList("runuser", "-u", "mysql", "--") : new ArrayList<>();
-    }
-
-    private static boolean runningAsRoot() {
-        return "root".equals(System.getProperty("user.name"));
-    }
-
     private static void requireInstallation() {
         for (String needed : new String[] {MARIADBD, PROVIDER, INSTALL_DB, "/usr/bin/rsync"}) {
             if (new File(needed).exists()) continue;
-            String reason = needed + " is missing: a Galera cluster needs Debian's mariadb-server, galera-4 and rsync";
-            if (Boolean.getBoolean("idempotency.test.require-databases")) Assertions.fail(reason + " (databases are required)");
-            Assumptions.abort(reason);
+            LocalServers.unavailable(needed + " is missing: a Galera cluster needs Debian's mariadb-server, galera-4 and rsync");
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -1,11 +1,7 @@
 package dev.idempotency.store.testing;
 
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
-
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -31,6 +26,7 @@ import java.util.stream.Stream;
  */
 public final class PostgresNode implements AutoCloseable {
     private static final String BIN_ENV = "IDEMPOTENCY_TEST_POSTGRES_BIN";
+    private static final String USER = "postgres";
 
     public final String name;
     public final Path dataDirectory;
@@ -48,7 +44,7 @@ public final class PostgresNode implements AutoCloseable {
 
     /** A new primary, started, with replication allowed and the given lines added to its configuration. */
     public static PostgresNode primary(Path base, String name, String... settings) throws Exception {
-        PostgresNode node = new PostgresNode(name, base, freePort());
+        PostgresNode node = new PostgresNode(name, base, LocalServers.freePort());
         node.run("initdb", "-D", node.dataDirectory.toString(), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                 "--locale=C", "--no-sync");
         List<String> lines = new ArrayList<>(node.commonSettings());
@@ -60,7 +56,7 @@ public final class PostgresNode implements AutoCloseable {
 
     /** A streaming standby of {@code primary}, made by {@code pg_basebackup}, known to it as {@code name}. */
     public static PostgresNode standbyOf(PostgresNode primary, String name, String... settings) throws Exception {
-        PostgresNode node = new PostgresNode(name, primary.dataDirectory.getParent(), freePort());
+        PostgresNode node = new PostgresNode(name, primary.dataDirectory.getParent(), LocalServers.freePort());
         node.run("pg_basebackup", "-h", "127.0.0.1", "-p", String.valueOf(primary.port), "-U", "postgres",
                 "-D", node.dataDirectory.toString(), "-X", "stream", "-R", "--no-sync");
         List<String> lines = new ArrayList<>(node.commonSettings());
@@ -165,10 +161,7 @@ public final class PostgresNode implements AutoCloseable {
     public static Path baseDirectory(String prefix) throws Exception {
         installation(); // skips or fails first when there is no PostgreSQL to run
         Path base = Files.createTempDirectory(prefix);
-        if (runningAsRoot()) {
-            Process chown = new ProcessBuilder("chown", "postgres:postgres", base.toString()).inheritIO().start();
-            if (chown.waitFor() != 0) throw new IllegalStateException("cannot give " + base + " to the postgres user");
-        }
+        LocalServers.giveTo(USER, base);
         return base;
     }
 
@@ -183,29 +176,12 @@ public final class PostgresNode implements AutoCloseable {
         List<String> line = new ArrayList<>();
         line.add(bin(program).toString());
         line.addAll(Arrays.asList(args));
-        Path output = Files.createTempFile("pg-command", ".log");
-        Process process = command(line.toArray(new String[0])).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        boolean finished = process.waitFor(120, TimeUnit.SECONDS);
-        if (!finished) process.destroyForcibly();
-        String printed = new String(Files.readAllBytes(output), StandardCharsets.UTF_8);
-        Files.deleteIfExists(output);
-        if (!finished || process.exitValue() != 0) {
-            String serverLog = Files.exists(log) ? new String(Files.readAllBytes(log), StandardCharsets.UTF_8) : "";
-            throw new IllegalStateException(program + " " + String.join(" ", args) + (finished ? " failed:\n" : " did not finish in 120 s:\n")
-                    + printed + "\n" + serverLog);
-        }
+        LocalServers.run(USER, line, log);
     }
 
-    /** A command run as the postgres user when the tests run as root (PostgreSQL refuses to run as root). */
+    /** A command run as the postgres user when the tests run as root. */
     private static ProcessBuilder command(String... line) {
-        List<String> all = new ArrayList<>();
-        if (runningAsRoot()) all.addAll(Arrays.asList("runuser", "-u", "postgres", "--"));
-        all.addAll(Arrays.asList(line));
-        return new ProcessBuilder(all);
-    }
-
-    private static boolean runningAsRoot() {
-        return "root".equals(System.getProperty("user.name"));
+        return LocalServers.as(USER, line);
     }
 
     private static Path bin(String program) {
@@ -218,17 +194,9 @@ public final class PostgresNode implements AutoCloseable {
         if (configured != null && !configured.trim().isEmpty()) return Path.of(configured.trim());
         File[] versions = new File("/usr/lib/postgresql").listFiles(f -> new File(f, "bin/initdb").canExecute());
         if (versions == null || versions.length == 0) {
-            String reason = "no PostgreSQL installation to run test servers from (/usr/lib/postgresql/*/bin, or " + BIN_ENV + ")";
-            if (Boolean.getBoolean("idempotency.test.require-databases")) Assertions.fail(reason + " (databases are required)");
-            Assumptions.abort(reason);
+            LocalServers.unavailable("no PostgreSQL installation to run test servers from (/usr/lib/postgresql/*/bin, or " + BIN_ENV + ")");
         }
         Arrays.sort(versions, Comparator.comparingInt(f -> Integer.parseInt(f.getName().replaceAll("\\D", "0"))));
         return versions[versions.length - 1].toPath().resolve("bin");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -1,7 +1,5 @@
 package dev.idempotency.store.testing;
 
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.JdbcDatabaseContainer;
 import org.testcontainers.containers.MariaDBContainer;
@@ -45,9 +43,7 @@ public final class TestDatabase {
         if (url != null && !url.trim().isEmpty()) return new TestDatabase(url.trim(), null, null);
         return CONTAINERS.computeIfAbsent(variable, v -> {
             if (!dockerAvailable()) {
-                String reason = variable + " is not set and no Docker engine is available for Testcontainers";
-                if (Boolean.getBoolean("idempotency.test.require-databases")) Assertions.fail(reason + " (databases are required)");
-                Assumptions.abort(reason);
+                LocalServers.unavailable(variable + " is not set and no Docker engine is available for Testcontainers");
             }
             JdbcDatabaseContainer<?> started = container.get();
             started.start();

@@ -130,18 +130,39 @@ public abstract class Dialect {
         return java.util.Collections.emptyList();
     }
 
+    /** One execution of a statement. */
+    public interface Execution<S extends java.sql.Statement, T> {
+        T run(S statement) throws SQLException;
+    }
+
+    /**
+     * Runs a statement that writes (and, in autocommit, commits), failing it with {@link #NOT_REPLICATED} where the
+     * database says the write is not durable where it must be (see {@link #requireReplicated}, {@link #replicationFailure}).
+     */
+    public final <S extends java.sql.Statement, T> T write(S statement, Execution<S, T> execution, long timeoutNanos) throws SQLException {
+        long started = System.nanoTime();
+        T result;
+        try {
+            result = execution.run(statement);
+        } catch (SQLException e) {
+            throw replicationFailure(statement, e);
+        }
+        requireReplicated(statement, System.nanoTime() - started, timeoutNanos);
+        return result;
+    }
+
     /**
      * Fails a write the database answered only with a warning that it is not durable where it must be: a primary whose
      * synchronous standby did not confirm the commit before the statement was cancelled at its timeout.
      */
-    public void requireReplicated(java.sql.Statement statement, long elapsedNanos, long timeoutNanos) throws SQLException {
+    protected void requireReplicated(java.sql.Statement statement, long elapsedNanos, long timeoutNanos) throws SQLException {
     }
 
     /**
      * What a failed write means: a server that said it cancelled the wait for its synchronous standby before it failed
      * (an administrator ended the session) committed the write on the primary only; otherwise the failure itself.
      */
-    public SQLException replicationFailure(java.sql.Statement statement, SQLException failure) {
+    protected SQLException replicationFailure(java.sql.Statement statement, SQLException failure) {
         return failure;
     }
 

@@ -88,7 +88,7 @@ final class PostgresDialect extends Dialect {
      * servers speaking another language, any warning on a write that outlived its timeout.
      */
     @Override
-    public void requireReplicated(Statement statement, long elapsedNanos, long timeoutNanos) throws SQLException {
+    protected void requireReplicated(Statement statement, long elapsedNanos, long timeoutNanos) throws SQLException {
         for (SQLWarning w = statement.getWarnings(); w != null; w = w.getNextWarning()) {
             String message = String.valueOf(w.getMessage());
             if (message.contains("synchronous replication") || elapsedNanos >= timeoutNanos) {
@@ -99,7 +99,7 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    public SQLException replicationFailure(Statement statement, SQLException failure) {
+    protected SQLException replicationFailure(Statement statement, SQLException failure) {
         try {
             for (SQLWarning w = statement.getWarnings(); w != null; w = w.getNextWarning()) {
                 // 57P01 is the warning of a session ended while it waited, in every language the server may speak.
@@ -120,13 +120,7 @@ final class PostgresDialect extends Dialect {
     public void commit(Connection connection, int timeoutSeconds, long timeoutNanos) throws SQLException {
         try (Statement s = connection.createStatement()) {
             s.setQueryTimeout(timeoutSeconds);
-            long started = System.nanoTime();
-            try {
-                s.execute("COMMIT");
-            } catch (SQLException e) {
-                throw replicationFailure(s, e);
-            }
-            requireReplicated(s, System.nanoTime() - started, timeoutNanos);
+            write(s, statement -> statement.execute("COMMIT"), timeoutNanos);
         }
     }
 }
