@@ -37,6 +37,7 @@ public final class StoreSettings {
     private final ExpiredLeasePolicy expiredLeasePolicy;
     private final int batchSize;
     private final boolean groupCommit;
+    private final Duration partitioning;
 
     private StoreSettings(Builder b) {
         this.url = b.url == null || b.url.trim().isEmpty() ? defaultH2Url() : b.url.trim();
@@ -53,6 +54,7 @@ public final class StoreSettings {
         this.expiredLeasePolicy = Objects.requireNonNull(b.expiredLeasePolicy, "expiredLeasePolicy");
         this.batchSize = b.batchSize;
         this.groupCommit = b.groupCommit;
+        this.partitioning = b.partitioning;
         if (!url.startsWith("jdbc:")) fail("url", url, "a JDBC URL (jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql:, jdbc:h2:)");
         if (!TABLE_NAME.matcher(table).matches()) fail("table", table, "an SQL identifier, optionally schema-qualified (letters, digits, _)");
         if (poolSize < 1 || poolSize > 500) fail("pool-size", String.valueOf(poolSize), "a number from 1 to 500");
@@ -62,6 +64,15 @@ public final class StoreSettings {
         requireBetween("ttl", ttl, Duration.ofMillis(100), MAX_TTL);
         requireBetween("unknown-retention", unknownRetention, MIN_UNKNOWN_RETENTION, MAX_UNKNOWN_RETENTION);
         if (batchSize < 1) fail("batch-size", String.valueOf(batchSize), "a positive number");
+        if (partitioning != null && !dividesADay(partitioning)) {
+            fail("partitioning", String.valueOf(partitioning), "none, daily, hourly, or a whole number of seconds from 1s to 1d that divides a day");
+        }
+    }
+
+    // Partitions start at whole multiples of their width since the epoch: a width dividing a day keeps them on UTC days.
+    private static boolean dividesADay(Duration width) {
+        long seconds = width.getSeconds();
+        return width.getNano() == 0 && seconds >= 1 && seconds <= 86_400 && 86_400 % seconds == 0;
     }
 
     /** The zero-set-up default: an H2 file database in the user's home directory. */
@@ -97,7 +108,7 @@ public final class StoreSettings {
         return builder().url(url).user(user).password(password).table(table).schemaMode(schemaMode).poolSize(poolSize)
                 .connectTimeout(connectTimeout).queryTimeout(queryTimeout).lease(lease).ttl(ttl)
                 .unknownRetention(unknownRetention).expiredLeasePolicy(expiredLeasePolicy).batchSize(batchSize)
-                .groupCommit(groupCommit);
+                .groupCommit(groupCommit).partitioning(partitioning);
     }
 
     public String url() { return url; }
@@ -116,6 +127,8 @@ public final class StoreSettings {
     public int batchSize() { return batchSize; }
     /** Whether concurrent reservations and completions share statements and commits. */
     public boolean groupCommit() { return groupCommit; }
+    /** The width of the key table's time partitions (PostgreSQL), or null: one plain table. */
+    public Duration partitioning() { return partitioning; }
 
     /** The URL with any password parameter masked, for log lines. */
     public String redactedUrl() {
@@ -132,7 +145,7 @@ public final class StoreSettings {
         return "StoreSettings[url=" + redactedUrl() + ", user=" + user + ", password=" + (password == null ? "none" : "***")
                 + ", table=" + table + ", schema=" + schemaMode + ", pool=" + poolSize + ", lease=" + lease + ", ttl=" + ttl
                 + ", unknownRetention=" + unknownRetention + ", expiredLease=" + expiredLeasePolicy
-                + ", groupCommit=" + groupCommit + "]";
+                + ", groupCommit=" + groupCommit + (partitioning == null ? "" : ", partitioning=" + partitioning) + "]";
     }
 
     public static final class Builder {
@@ -150,6 +163,7 @@ public final class StoreSettings {
         private ExpiredLeasePolicy expiredLeasePolicy = ExpiredLeasePolicy.RECONCILE;
         private int batchSize = 500;
         private boolean groupCommit = true;
+        private Duration partitioning;
 
         /** JDBC URL; null or blank selects the embedded H2 default. */
         public Builder url(String url) { this.url = url; return this; }
@@ -180,6 +194,12 @@ public final class StoreSettings {
          * never waits; batches form only while the database is busy. Off, each runs its own statements.
          */
         public Builder groupCommit(boolean groupCommit) { this.groupCommit = groupCommit; return this; }
+
+        /**
+         * Time partitions of the key table, each this wide (PostgreSQL only; null, the default: one plain table). The
+         * purge then drops whole partitions whose keys all expired instead of deleting rows.
+         */
+        public Builder partitioning(Duration partitioning) { this.partitioning = partitioning; return this; }
 
         public StoreSettings build() { return new StoreSettings(this); }
     }

@@ -88,6 +88,18 @@ class StoreSettingsTest {
         assertTrue(longest.toString().contains("unknownRetention=PT87600H"), longest.toString());
     }
 
+    @Test
+    void partitionWidthsDivideADayAndPartitionsAreForPostgresOnly() {
+        for (java.time.Duration bad : new java.time.Duration[] {java.time.Duration.ofHours(7), java.time.Duration.ofDays(2),
+                java.time.Duration.ofMillis(1500), java.time.Duration.ZERO}) {
+            assertRefused("partitioning", "divides a day", () -> StoreSettings.builder().partitioning(bad).build());
+        }
+        assertEquals(java.time.Duration.ofHours(6), StoreSettings.builder().partitioning(java.time.Duration.ofHours(6)).build().partitioning());
+        StoreConfigurationException h2 = assertThrows(StoreConfigurationException.class, () -> dev.idempotency.store.jdbc.JdbcIdempotencyStore.open(
+                StoreSettings.builder().url("jdbc:h2:mem:partitioned").partitioning(java.time.Duration.ofDays(1)).build()));
+        assertTrue(h2.getMessage().contains("PostgreSQL only"), h2.getMessage());
+    }
+
     private static void assertRefused(String setting, String bound, org.junit.jupiter.api.function.Executable build) {
         StoreConfigurationException e = assertThrows(StoreConfigurationException.class, build);
         assertTrue(e.getMessage().contains("'" + setting + "'") && e.getMessage().contains(bound), e.getMessage());

@@ -9,6 +9,8 @@ import dev.idempotency.store.KeyRecord;
 import dev.idempotency.store.KeyStatus;
 import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.Reservation;
+import dev.idempotency.store.SchemaMode;
+import dev.idempotency.store.StoreConfigurationException;
 import dev.idempotency.store.StoreDataException;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreNotReplicatedException;
@@ -85,12 +87,20 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final long queryTimeoutNanos;
     /** Work on the pools' connections, recovering from a lost one. */
     private final PooledWork connections;
+    /** The key table's time partitions; null for one plain table. */
+    private final TimePartitions partitions;
 
     private JdbcIdempotencyStore(StoreSettings settings) {
         this.settings = settings;
         this.dialect = Dialect.forUrl(settings.url());
+        if (settings.partitioning() != null && !dialect.partitionsByTime()) {
+            throw new StoreConfigurationException("store setting 'partitioning' is '" + settings.partitioning() + "', but the "
+                    + dialect.name() + " store has no time partitioning (PostgreSQL only); leave it unset");
+        }
+        this.partitions = settings.partitioning() == null ? null
+                : new TimePartitions(settings.table(), settings.partitioning(), settings.ttl(), Dialect.seconds(settings.queryTimeout()));
         this.sql = new Sql(dialect, settings.table(), settings.batchSize(), settings.unknownRetention().toMillis(),
-                settings.lease().toMillis(), settings.ttl().toMillis());
+                settings.lease().toMillis(), settings.ttl().toMillis(), partitions != null);
         this.effectMarks = EffectMarks.of(dialect, settings.table());
         this.markedEffects = settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION;
         this.pool = ConnectionPool.open(settings, dialect);
@@ -155,8 +165,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 Reservation decided = oneRound(c, sent, scope, key, fingerprint, first, round, insertRefused, known);
                 if (decided != null) return decided;
             } catch (SQLException e) {
-                if (!Failures.lostConflict(e)) throw e;
-                sent.token = null; // rolled back whole: another node's write to this key was certified first
+                if (partitions != null && TimePartitions.missing(e)) {
+                    partitions.createAhead(c, dialect.schemaLockStatement(settings.table())); // the housekeeping fell behind the clock
+                } else if (!Failures.lostConflict(e)) {
+                    throw e;
+                } // else rolled back whole: another node's write to this key was certified first
+                sent.token = null;
             }
             insertRefused = false;
             known = null;
@@ -283,7 +297,14 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public int purgeExpired(IntConsumer afterEachBatch) {
         Objects.requireNonNull(afterEachBatch, "afterEachBatch");
         return housekeeping("purge expired keys", c -> {
-            int keys = inBatches(c, sql.purge, afterEachBatch) + inBatches(c, sql.purgeUnknown, afterEachBatch);
+            int keys;
+            if (partitions != null) {
+                partitions.createAhead(c, dialect.schemaLockStatement(settings.table()));
+                keys = partitions.dropExpired(c, afterEachBatch);
+            } else {
+                keys = inBatches(c, sql.purge, afterEachBatch);
+            }
+            keys += inBatches(c, sql.purgeUnknown, afterEachBatch);
             if (markedEffects) inBatches(c, sql.purgeEffects, marks -> { });
             return keys;
         });
@@ -1060,7 +1081,16 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private synchronized void ensureSchema(Connection c) throws SQLException {
         if (schemaReady) return;
-        SchemaManager.apply(c, dialect, settings.table(), settings.schemaMode(), markedEffects);
+        SchemaManager.apply(c, dialect, settings.table(), settings.schemaMode(), markedEffects, settings.partitioning());
+        if (partitions != null && settings.schemaMode() != SchemaMode.NONE) {
+            try {
+                partitions.createAhead(c, dialect.schemaLockStatement(settings.table()));
+            } catch (SQLException e) {
+                if (Failures.unavailable(e)) throw e;
+                throw new StoreConfigurationException("cannot create the time partitions of idempotency table '" + settings.table()
+                        + "' (" + e.getMessage() + "); with partitioning the store's user must own the table", e);
+            }
+        }
         schemaReady = true;
     }
 

@@ -43,20 +43,47 @@ public final class SchemaManager {
 
     /** The shipped DDL for a dialect with the table name filled in, as separate statements. */
     public static List<String> ddlStatements(Dialect dialect, String table) {
-        return statements(ddlResource(dialect), table);
+        return statements(ddlResource(dialect), table, null);
     }
 
-    private static List<String> statements(String resource, String table) {
+    /**
+     * The shipped DDL of a key table in time partitions {@code width} wide (PostgreSQL), as separate statements: the
+     * tables, the key table partitioned, then the functions partitions need.
+     */
+    public static List<String> ddlStatements(Dialect dialect, String table, java.time.Duration width) {
+        if (width == null) return ddlStatements(dialect, table);
+        List<String> statements = new ArrayList<>(statements(ddlResource(dialect), table, width));
+        statements.addAll(statements(partitionedDdlResource(dialect), table, width));
+        return statements;
+    }
+
+    /** Path of the DDL that creates the key table in time partitions, for a dialect that has them. */
+    public static String partitionedDdlResource(Dialect dialect) {
+        if (!dialect.partitionsByTime()) {
+            throw new StoreConfigurationException("the " + dialect.name() + " store has no time partitioning (PostgreSQL only)");
+        }
+        return "dev/idempotency/store/schema/" + dialect.name() + "-partitioned.sql";
+    }
+
+    private static List<String> statements(String resource, String table, java.time.Duration width) {
         String script = readResource(resource);
         String name = table.contains(".") ? table.substring(table.indexOf('.') + 1) : table;
         script = script.replace("${table}", table).replace("${name}", name);
+        String seconds = width == null ? "" : String.valueOf(width.getSeconds());
+        script = script.replace("${partitionSeconds}", seconds)
+                .replace("${partitionColumn}", width == null ? "" : "\n    part_at          TIMESTAMPTZ  NOT NULL\n"
+                        + "        DEFAULT to_timestamp(floor(extract(epoch FROM CURRENT_TIMESTAMP) / " + seconds + ") * " + seconds + "),")
+                .replace("${partitionKey}", width == null ? "" : ", part_at")
+                .replace("${partitionBy}", width == null ? "" : " PARTITION BY RANGE (part_at)");
         List<String> statements = new ArrayList<>();
         StringBuilder current = new StringBuilder();
+        boolean inBody = false; // inside a $$-quoted function body, whose own statements end in ';' too
         for (String line : script.split("\n")) {
             String trimmed = line.trim();
-            if (trimmed.startsWith("--") || trimmed.isEmpty()) continue;
+            if (!inBody && (trimmed.startsWith("--") || trimmed.isEmpty())) continue;
             current.append(line).append('\n');
-            if (trimmed.endsWith(";")) {
+            if (line.split("\\$\\$", -1).length % 2 == 0) inBody = !inBody;
+            if (!inBody && trimmed.endsWith(";")) {
                 String statement = current.toString().trim();
                 statements.add(statement.substring(0, statement.length() - 1));
                 current.setLength(0);
@@ -65,11 +92,15 @@ public final class SchemaManager {
         return statements;
     }
 
-    /** Creates or validates per {@code mode}; {@code effects}: the effect table must be usable too. */
-    static void apply(Connection connection, Dialect dialect, String table, SchemaMode mode, boolean effects) throws SQLException {
+    /**
+     * Creates or validates per {@code mode}; {@code effects}: the effect table must be usable too; {@code partitioning}:
+     * the width of the key table's time partitions, or null for one plain table.
+     */
+    static void apply(Connection connection, Dialect dialect, String table, SchemaMode mode, boolean effects,
+                      java.time.Duration partitioning) throws SQLException {
         if (mode == SchemaMode.NONE) return;
-        if (mode == SchemaMode.CREATE) create(connection, dialect, table);
-        validate(connection, dialect, table);
+        if (mode == SchemaMode.CREATE) create(connection, dialect, table, partitioning);
+        validate(connection, dialect, table, partitioning);
         if (effects) validateEffects(connection, dialect, table);
     }
 
@@ -88,13 +119,15 @@ public final class SchemaManager {
     private static final int CREATE_ATTEMPTS = 3;
     private static final Object CREATE_LOCK = new Object();
 
-    private static void create(Connection connection, Dialect dialect, String table) throws SQLException {
+    private static void create(Connection connection, Dialect dialect, String table, java.time.Duration partitioning) throws SQLException {
+        // Before any DDL: the partitioned DDL replaces the width function, which must never change under existing keys.
+        if (dialect.partitionsByTime()) requireLayout(connection, dialect, table, partitioning, true);
         // Nodes starting at once race on CREATE ... IF NOT EXISTS; within one JVM the lock orders them, across JVMs a
         // later attempt finds what the winner created.
         synchronized (CREATE_LOCK) {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    runDdl(connection, dialect, table);
+                    runDdl(connection, dialect, table, partitioning);
                     return;
                 } catch (SQLException e) {
                     if (Failures.unavailable(e)) throw e;
@@ -107,7 +140,7 @@ public final class SchemaManager {
         }
     }
 
-    private static void runDdl(Connection connection, Dialect dialect, String table) throws SQLException {
+    private static void runDdl(Connection connection, Dialect dialect, String table, java.time.Duration partitioning) throws SQLException {
         // Read in autocommit, before the DDL transaction: a failed query would abort a PostgreSQL transaction. The
         // version only ever grows, so a node racing another at worst repeats an upgrade, whose statements are
         // idempotent.
@@ -115,7 +148,7 @@ public final class SchemaManager {
         List<String> upgrade = new ArrayList<>();
         for (int from = installed; from > 0 && from < SCHEMA_VERSION; from++) { // absent (-1) or empty (0): nothing to upgrade
             String resource = dialect.upgradeResource(from);
-            if (resource != null) upgrade.addAll(statements(resource, table));
+            if (resource != null) upgrade.addAll(statements(resource, table, null));
         }
         String lock = dialect.schemaLockStatement(table);
         if (lock != null) connection.setAutoCommit(false);
@@ -123,7 +156,7 @@ public final class SchemaManager {
             if (lock != null) statement.execute(lock);
             // Upgrades first: the shipped DDL ends by recording the new version, which must not precede them.
             for (String sql : upgrade) statement.execute(sql);
-            for (String sql : ddlStatements(dialect, table)) statement.execute(sql);
+            for (String sql : ddlStatements(dialect, table, partitioning)) statement.execute(sql);
             if (lock != null) connection.commit();
         } catch (SQLException e) {
             if (lock != null) connection.rollback();
@@ -144,7 +177,44 @@ public final class SchemaManager {
         }
     }
 
-    static void validate(Connection connection, Dialect dialect, String table) throws SQLException {
+    /**
+     * The key table is laid out as {@code partitioning} says: in time partitions of that width, or (null) one plain
+     * table. {@code absentIsFine}: a table that does not exist yet passes (it is about to be created).
+     */
+    private static void requireLayout(Connection connection, Dialect dialect, String table, java.time.Duration partitioning,
+                                      boolean absentIsFine) throws SQLException {
+        if (!dialect.partitionsByTime()) return;
+        java.time.Duration actual;
+        boolean exists;
+        try {
+            exists = PrivilegeProbe.tableReadable(connection, table);
+            actual = TimePartitions.widthOf(connection, table);
+        } catch (SQLException e) {
+            if (Failures.unavailable(e)) throw e;
+            throw new StoreConfigurationException("cannot tell how idempotency table '" + table + "' is partitioned: " + e.getMessage(), e);
+        }
+        if (!exists && absentIsFine) return;
+        if (partitioning == null && actual != null) {
+            throw new StoreConfigurationException("idempotency table '" + table + "' is in time partitions"
+                    + (actual.isZero() ? " made by hand" : " " + actual.getSeconds() + "s wide")
+                    + "; set idempotency.store.partitioning to " + (actual.isZero() ? "the width it was made with" : actual.getSeconds() + "s")
+                    + ", or use another table");
+        }
+        if (partitioning != null && actual == null && exists) {
+            throw new StoreConfigurationException("idempotency table '" + table + "' is one plain table, and partitioning ("
+                    + partitioning.getSeconds() + "s) applies only to a table created in partitions; set idempotency.store.table to a "
+                    + "new table (the store creates it in partitions, or apply " + partitionedDdlResource(dialect) + " then "
+                    + ddlResource(dialect) + "), or leave partitioning unset");
+        }
+        if (partitioning != null && actual != null && !actual.equals(partitioning)) {
+            throw new StoreConfigurationException("idempotency table '" + table + "' is in time partitions "
+                    + (actual.isZero() ? "made by hand, without the store's function " + table + "_partition_seconds()"
+                    : actual.getSeconds() + "s wide") + ", not " + partitioning.getSeconds()
+                    + "s; every node must use the width the table was made with");
+        }
+    }
+
+    static void validate(Connection connection, Dialect dialect, String table, java.time.Duration partitioning) throws SQLException {
         Set<String> present = new LinkedHashSet<>();
         try (Statement statement = connection.createStatement();
              ResultSet rs = statement.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
@@ -207,6 +277,7 @@ public final class SchemaManager {
             throw new StoreConfigurationException("installation secret table '" + table + "_secret' is not usable: "
                     + e.getMessage() + "; create it with " + ddlResource(dialect) + " (or use schema mode create)", e);
         }
+        requireLayout(connection, dialect, table, partitioning, false);
     }
 
     private static String readResource(String path) {

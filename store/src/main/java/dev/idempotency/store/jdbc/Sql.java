@@ -49,20 +49,31 @@ final class Sql {
     private static final int RESERVE_MANY_CACHED = 64;
     private final long leaseMillis;
     private final long ttlMillis;
+    /** Time partitions: the function that decides, under a lock on the key, whether no partition holds it; else null. */
+    private final String vacant;
 
-    Sql(Dialect d, String table, int batchSize, long unknownRetentionMillis, long leaseMillis, long ttlMillis) {
+    Sql(Dialect d, String table, int batchSize, long unknownRetentionMillis, long leaseMillis, long ttlMillis, boolean partitioned) {
         this.leaseMillis = leaseMillis;
         this.ttlMillis = ttlMillis;
         this.dialect = d;
         this.table = table;
+        this.vacant = partitioned ? table + "_vacant" : null;
         String now = d.now();
         String plus = d.nowPlusMillisParameter();
         String byId = " WHERE scope = ? AND idem_key = ?";
-        String newLease = "status = 'IN_FLIGHT', owner_token = ?, lease_expires_at = " + plus + ", updated_at = " + now;
+        // Every write that gives a key a new ttl moves it to the current partition: a partition's keys expire together.
+        String toCurrentPartition = partitioned ? ", part_at = DEFAULT" : "";
+        String newLease = "status = 'IN_FLIGHT', owner_token = ?, lease_expires_at = " + plus + ", updated_at = " + now + toCurrentPartition;
 
-        insert = d.insertIfAbsent(table,
-                "scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts, created_at, updated_at, expires_at",
-                "?, ?, ?, 'IN_FLIGHT', ?, " + plus + ", 1, " + now + ", " + now + ", " + plus, "scope, idem_key");
+        String insertColumns = "scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts, created_at, updated_at, expires_at";
+        insert = partitioned
+                ? "INSERT INTO " + table + " (" + insertColumns + ") SELECT v.scope, v.idem_key, v.fingerprint, 'IN_FLIGHT', v.owner_token, "
+                        + "CURRENT_TIMESTAMP + v.lease_ms * INTERVAL '1 millisecond', 1, " + now + ", " + now
+                        + ", CURRENT_TIMESTAMP + v.ttl_ms * INTERVAL '1 millisecond' FROM (VALUES (CAST(? AS VARCHAR), CAST(? AS VARCHAR), "
+                        + "CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS BIGINT), CAST(? AS BIGINT))) "
+                        + "AS v (scope, idem_key, fingerprint, owner_token, lease_ms, ttl_ms) WHERE " + vacant + "(v.scope, v.idem_key)"
+                : d.insertIfAbsent(table, insertColumns,
+                        "?, ?, ?, 'IN_FLIGHT', ?, " + plus + ", 1, " + now + ", " + now + ", " + plus, "scope, idem_key");
         selectStateColumns = "fingerprint, status, owner_token, " + RESPONSE_COLUMNS + ", "
                 + d.millisUntil("lease_expires_at") + " AS lease_left_ms, "
                 + "CASE WHEN expires_at <= " + now + " THEN 1 ELSE 0 END AS expired";
@@ -90,7 +101,8 @@ final class Sql {
         sweepToUnknown = d.limitedUpdate(table, "status = 'UNKNOWN', lease_expires_at = NULL, updated_at = " + now, expiredLease, batchSize);
         sweepToRetryable = d.limitedUpdate(table,
                 "status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = " + now, expiredLease, batchSize);
-        purge = d.limitedDelete(table, "status IN ('COMPLETED', 'RETRYABLE') AND expires_at <= " + now, batchSize);
+        // With time partitions expired keys go with their partition, never row by row.
+        purge = partitioned ? null : d.limitedDelete(table, "status IN ('COMPLETED', 'RETRYABLE') AND expires_at <= " + now, batchSize);
         // Nothing changes an unknown key but leaving that status, so its updated_at is the moment it became unknown.
         // It is never deleted before its ttl ran out either: like any key, it is remembered for at least that long.
         purgeUnknown = d.limitedDelete(table, "status = 'UNKNOWN' AND updated_at <= " + d.nowPlusMillis(-unknownRetentionMillis)
@@ -114,7 +126,8 @@ final class Sql {
         // before it, the completion it looks for included, is on the standby.
         touchCompleted = "UPDATE " + table + " SET updated_at = updated_at" + byId + " AND owner_token = ? AND status = 'COMPLETED'";
         resolveAsCompleted = "UPDATE " + table + " SET status = 'COMPLETED', response_status = ?, response_headers = ?, "
-                + "response_body = ?, lease_expires_at = NULL, updated_at = " + now + ", expires_at = " + plus + byId + outcomeUnknown;
+                + "response_body = ?, lease_expires_at = NULL, updated_at = " + now + ", expires_at = " + plus + toCurrentPartition
+                + byId + outcomeUnknown;
         delete = "DELETE FROM " + table + byId + " AND NOT (status = 'IN_FLIGHT' AND lease_expires_at > " + now + ")";
         // Effect marks decide an expired lease inside one transaction: the key's row is locked first, so a mark that an
         // application transaction is committing (it holds a lock on that row) is waited for and then read.
@@ -173,7 +186,8 @@ final class Sql {
                 + "ins AS (INSERT INTO " + table + " (scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts, "
                 + "created_at, updated_at, expires_at) SELECT scope, idem_key, fingerprint, 'IN_FLIGHT', owner_token, "
                 + dialect.nowPlusMillis(leaseMillis) + ", 1, " + now + ", " + now + ", " + dialect.nowPlusMillis(ttlMillis)
-                + " FROM v ORDER BY ord ON CONFLICT (scope, idem_key) DO NOTHING RETURNING owner_token) "
+                + " FROM v " + (vacant == null ? "ORDER BY ord ON CONFLICT (scope, idem_key) DO NOTHING"
+                        : "WHERE " + vacant + "(scope, idem_key) ORDER BY ord") + " RETURNING owner_token) "
                 + "SELECT v.owner_token AS batch_token, CASE WHEN ins.owner_token IS NULL THEN 0 ELSE 1 END AS inserted, "
                 + selectStateColumns.replace("fingerprint, status, owner_token, ", "k.fingerprint, k.status, k.owner_token, ")
                 + " FROM v LEFT JOIN ins ON ins.owner_token = v.owner_token LEFT JOIN " + table

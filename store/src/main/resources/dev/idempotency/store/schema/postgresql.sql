@@ -3,6 +3,9 @@
 -- Version 2 added the ${table}_secret table; from version 1, running this file again upgrades (nothing else changed:
 -- VARCHAR compares byte for byte here).
 -- Run by hand where the application account has no DDL rights, then start the agent with schema=validate or none.
+-- The three partition placeholders in the key table are empty, or, for a key table in time partitions
+-- (idempotency.store.partitioning), its partition column, that column in the primary key and the PARTITION BY clause;
+-- postgresql-partitioned.sql then adds the functions such a table needs. The agent's "schema" command fills them in.
 CREATE TABLE IF NOT EXISTS ${table} (
     scope            VARCHAR(255) NOT NULL,
     idem_key         VARCHAR(255) NOT NULL,
@@ -16,9 +19,9 @@ CREATE TABLE IF NOT EXISTS ${table} (
     attempts         INTEGER      NOT NULL,
     created_at       TIMESTAMPTZ  NOT NULL,
     updated_at       TIMESTAMPTZ  NOT NULL,
-    expires_at       TIMESTAMPTZ  NOT NULL,
-    PRIMARY KEY (scope, idem_key)
-);
+    expires_at       TIMESTAMPTZ  NOT NULL,${partitionColumn}
+    PRIMARY KEY (scope, idem_key${partitionKey})
+)${partitionBy};
 -- The sweeper looks for in-flight keys whose lease ran out.
 CREATE INDEX IF NOT EXISTS ${name}_lease_idx ON ${table} (lease_expires_at) WHERE status = 'IN_FLIGHT';
 -- The purge looks for terminal keys past their expiry.

@@ -73,6 +73,11 @@ public abstract class Dialect {
         return false;
     }
 
+    /** Whether the key table can be kept in time partitions dropped whole when their keys expired. */
+    public boolean partitionsByTime() {
+        return false;
+    }
+
     /** Whether a refused insert in a transaction undoes only itself, leaving the transaction to commit (H2). */
     public boolean refusedInsertKeepsTransaction() {
         return false;

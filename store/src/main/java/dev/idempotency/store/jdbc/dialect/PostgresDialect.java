@@ -50,6 +50,8 @@ final class PostgresDialect extends Dialect {
 
     @Override public boolean reservesWithStateInOneStatement() { return true; }
 
+    @Override public boolean partitionsByTime() { return true; }
+
     @Override
     public String limitedUpdate(String table, String set, String where, int limit) {
         return "UPDATE " + table + " SET " + set + " WHERE " + where + " AND ctid = ANY(" + batchOf(table, where, limit) + ")";

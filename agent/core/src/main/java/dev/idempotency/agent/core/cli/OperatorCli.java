@@ -36,7 +36,7 @@ public final class OperatorCli {
             "  keys delete SCOPE KEY [--yes]",
             "  purge                       delete expired keys in batches (safe beside running servers)",
             "  doctor                      check the configuration and the store end to end",
-            "  schema postgresql|mariadb|mysql|h2   print the DDL to apply by hand",
+            "  schema postgresql|mariadb|mysql|h2   print the DDL to apply by hand (--partitioning W: PostgreSQL time partitions)",
             "  list-jvms                   the JVMs of this user that the agent can attach to",
             "  attach PID [setting=value ...]   protect a running JVM without restarting it",
             "",

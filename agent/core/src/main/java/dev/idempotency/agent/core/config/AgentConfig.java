@@ -66,6 +66,7 @@ public final class AgentConfig {
         d.put("idempotency.store.connect-timeout", "2s");
         d.put("idempotency.store.query-timeout", "5s");
         d.put("idempotency.store.group-commit", "true");
+        d.put("idempotency.store.partitioning", "none");
         d.put("idempotency.log.level", "info");
         d.put("idempotency.jmx", "true");
         d.put("idempotency.metrics.port", "");
@@ -173,6 +174,8 @@ public final class AgentConfig {
         Duration connectTimeout = read("idempotency.store.connect-timeout", v -> durationAtLeast(v, Duration.ofMillis(250)), ValueParsers.DURATION_FORMAT + ", at least 250ms");
         Duration queryTimeout = read("idempotency.store.query-timeout", v -> durationAtLeast(v, Duration.ofSeconds(1)), ValueParsers.DURATION_FORMAT + ", at least 1s");
         Boolean groupCommit = read("idempotency.store.group-commit", ValueParsers::bool, "true or false");
+        java.util.Optional<Duration> partitioning = read("idempotency.store.partitioning", ValueParsers::partitionWidth,
+                ValueParsers.PARTITION_FORMAT);
         if (lease != null && sweepInterval != null && ttl != null && ttl.compareTo(lease) < 0) {
             errors.add("setting 'idempotency.ttl' (" + ttl + ") is shorter than 'idempotency.lease' (" + lease + "); keys must outlive their leases");
         }
@@ -181,8 +184,13 @@ public final class AgentConfig {
             try {
                 built = StoreSettings.builder().url(embeddedStaysOpenAtExit(url)).user(user).password(password).table(table).schemaMode(schema)
                         .poolSize(poolSize).connectTimeout(connectTimeout).queryTimeout(queryTimeout).lease(lease).ttl(ttl)
-                        .expiredLeasePolicy(onExpired).unknownRetention(unknownRetention).groupCommit(groupCommit).build();
-                dev.idempotency.store.jdbc.dialect.Dialect.forUrl(built.url());
+                        .expiredLeasePolicy(onExpired).unknownRetention(unknownRetention).groupCommit(groupCommit)
+                        .partitioning(partitioning == null ? null : partitioning.orElse(null)).build();
+                dev.idempotency.store.jdbc.dialect.Dialect dialect = dev.idempotency.store.jdbc.dialect.Dialect.forUrl(built.url());
+                if (built.partitioning() != null && !dialect.partitionsByTime()) {
+                    errors.add("setting 'idempotency.store.partitioning' applies to a PostgreSQL store only; the store is "
+                            + dialect.name() + " (" + built.redactedUrl() + "); leave it at none");
+                }
             } catch (StoreConfigurationException e) {
                 errors.add(e.getMessage().replace("store setting '", "setting 'idempotency.store."));
             }
@@ -311,7 +319,8 @@ public final class AgentConfig {
 
     /** The one start-up line: which store, which requests, which policies. */
     public String summary() {
-        return "store " + store.redactedUrl() + " (table " + store.table() + ", schema " + lower(store.schemaMode()) + ")"
+        return "store " + store.redactedUrl() + " (table " + store.table() + ", schema " + lower(store.schemaMode())
+                + (store.partitioning() == null ? "" : ", partitions " + store.partitioning().getSeconds() + "s wide") + ")"
                 + "; methods " + String.join(",", methods) + " with header " + header + " on " + include
                 + (exclude.isEmpty() ? "" : " except " + exclude) + (required.isEmpty() ? "" : "; key required on " + required)
                 + "; tenant " + tenant + (applicationFilters.isEmpty() ? "" : "; application filters " + String.join(",", applicationFilters))

@@ -16,6 +16,19 @@ public final class ValueParsers {
     public static final String DURATION_FORMAT = "a duration such as 500ms, 30s, 5m, 24h or 7d";
     static final String SIZE_FORMAT = "a size in bytes such as 65536, 512KiB or 1MiB";
 
+    public static final String PARTITION_FORMAT = "none, daily, hourly, or a duration from 1s to 1d that divides a day, such as 6h";
+
+    /** A time partition width: empty for none; null when the value is not one. */
+    public static java.util.Optional<Duration> partitionWidth(String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("none") || v.isEmpty()) return java.util.Optional.empty();
+        if (v.equals("daily")) return java.util.Optional.of(Duration.ofDays(1));
+        if (v.equals("hourly")) return java.util.Optional.of(Duration.ofHours(1));
+        Duration d = duration(v);
+        boolean dividesADay = d != null && d.getNano() == 0 && d.getSeconds() >= 1 && d.getSeconds() <= 86_400 && 86_400 % d.getSeconds() == 0;
+        return dividesADay ? java.util.Optional.of(d) : null;
+    }
+
     public static Duration duration(String value) {
         Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
         Long n = m.matches() ? number(m.group(1)) : null;

@@ -39,7 +39,27 @@ class PostgresOperatorCliTest extends OperatorCliContract {
         super.dropTables();
         try (Connection c = connect(); Statement s = c.createStatement()) {
             s.execute("DROP ROLE IF EXISTS " + table + "_reader");
+            s.execute("DROP TABLE IF EXISTS " + table + " CASCADE");
+            s.execute("DROP FUNCTION IF EXISTS " + table + "_vacant(VARCHAR, VARCHAR)");
+            s.execute("DROP FUNCTION IF EXISTS " + table + "_partition_seconds()");
         }
+    }
+
+    /** The printed partitioned DDL, run as one script (its function bodies hold semicolons), makes a table the store validates. */
+    @org.junit.jupiter.api.Test
+    void schemaPrintsTheDdlOfATableInTimePartitions() throws SQLException {
+        Run run = cli("", "schema", "postgresql", "--table", table, "--partitioning", "hourly");
+        org.junit.jupiter.api.Assertions.assertEquals(0, run.exit, run.toString());
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute(run.out);
+        }
+        dev.idempotency.store.jdbc.JdbcIdempotencyStore validating = store(settings().partitioning(java.time.Duration.ofHours(1))
+                .schemaMode(dev.idempotency.store.SchemaMode.VALIDATE));
+        org.junit.jupiter.api.Assertions.assertEquals(dev.idempotency.store.Reservation.Outcome.ACQUIRED,
+                validating.reserve("s", "k", "fp").outcome());
+        Run refused = cli("", "schema", "postgresql", "--partitioning", "7h");
+        org.junit.jupiter.api.Assertions.assertNotEquals(0, refused.exit);
+        org.junit.jupiter.api.Assertions.assertTrue(refused.toString().contains("divides a day"), refused.toString());
     }
 
     static String withCredentials(String url, String user, String password) {

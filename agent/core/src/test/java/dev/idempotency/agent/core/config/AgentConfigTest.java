@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -71,6 +72,26 @@ class AgentConfigTest {
         assertEquals(Duration.ofSeconds(30), load(new Properties(), Collections.emptyMap()).memoryWait);
         assertEquals(Duration.ZERO, load(props("idempotency.memory-wait", "0s"), Collections.emptyMap()).memoryWait);
         assertThrows(ConfigException.class, () -> load(props("idempotency.memory-wait", "2m"), Collections.emptyMap()));
+    }
+
+    @Test
+    void partitioningIsNoneDailyHourlyOrAWidthDividingADayAndOnlyForPostgres() {
+        String pg = "jdbc:postgresql://db/app";
+        assertNull(load(new Properties(), Collections.emptyMap()).store.partitioning());
+        assertEquals(Duration.ofDays(1), load(props("idempotency.store.url", pg, "idempotency.store.partitioning", "daily"), Collections.emptyMap()).store.partitioning());
+        assertEquals(Duration.ofHours(1), load(props("idempotency.store.url", pg, "idempotency.store.partitioning", "Hourly"), Collections.emptyMap()).store.partitioning());
+        assertEquals(Duration.ofHours(6), load(props("idempotency.store.url", pg, "idempotency.store.partitioning", "6h"), Collections.emptyMap()).store.partitioning());
+        assertNull(load(props("idempotency.store.url", pg, "idempotency.store.partitioning", "none"), Collections.emptyMap()).store.partitioning());
+        assertTrue(load(props("idempotency.store.url", pg, "idempotency.store.partitioning", "daily"), Collections.emptyMap()).summary()
+                .contains("partitions 86400s wide"));
+        for (String bad : new String[] {"7h", "2d", "500ms", "weekly", "0s"}) {
+            ConfigException e = assertThrows(ConfigException.class,
+                    () -> load(props("idempotency.store.url", pg, "idempotency.store.partitioning", bad), Collections.emptyMap()), bad);
+            assertTrue(e.getMessage().contains("'idempotency.store.partitioning'") && e.getMessage().contains("divides a day"), e.getMessage());
+        }
+        ConfigException h2 = assertThrows(ConfigException.class,
+                () -> load(props("idempotency.store.partitioning", "daily"), Collections.emptyMap()));
+        assertTrue(h2.getMessage().contains("PostgreSQL store only") && h2.getMessage().contains("h2"), h2.getMessage());
     }
 
     @Test

@@ -1,0 +1,237 @@
+package dev.idempotency.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.IntConsumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The time partitions of a PostgreSQL key table: made ahead of the clock, and dropped whole once every key in them
+ * expired. A key sits in the partition of the moment it was last given a ttl (its {@code part_at}, filled in by the
+ * column's default; the statements that renew a key's ttl move it to the current partition). So a partition that ended
+ * a ttl ago holds only expired keys, except keys still in flight (kept until they end) and keys whose outcome is
+ * unknown (moved to the current partition, to wait for an operator there).
+ */
+final class TimePartitions {
+    /** Partitions made beyond the current one, so that the clock never outruns the housekeeping. */
+    static final int AHEAD = 3;
+    private static final DateTimeFormatter SUFFIX = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter BOUND = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'+00'", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+    private final String table;
+    /** The schema prefix of a qualified table name ("app."), or empty: partitions live beside their table. */
+    private final String schemaPrefix;
+    private final String name;
+    private final long widthSeconds;
+    private final long ttlSeconds;
+    private final Pattern partitionName;
+    private final int queryTimeoutSeconds;
+
+    TimePartitions(String table, Duration width, Duration ttl, int queryTimeoutSeconds) {
+        this.queryTimeoutSeconds = queryTimeoutSeconds;
+        this.table = table;
+        int dot = table.indexOf('.');
+        this.schemaPrefix = dot < 0 ? "" : table.substring(0, dot + 1);
+        this.name = dot < 0 ? table : table.substring(dot + 1);
+        this.widthSeconds = width.getSeconds();
+        this.ttlSeconds = (ttl.toMillis() + 999) / 1000;
+        this.partitionName = Pattern.compile(Pattern.quote(name.toLowerCase(Locale.ROOT)) + "_p(\\d{8}t\\d{6})");
+    }
+
+    /**
+     * The partition width a key table was made with; null when the table is one plain table (or absent, or was
+     * partitioned by hand without the store's width function).
+     */
+    static Duration widthOf(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_partitioned_table WHERE partrelid = to_regclass(?)")) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return null;
+            }
+        }
+        if (!functionExists(c, table + "_partition_seconds") || !functionExists(c, table + "_vacant")) return Duration.ZERO;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT " + table + "_partition_seconds()")) {
+            rs.next();
+            return Duration.ofSeconds(rs.getLong(1));
+        }
+    }
+
+    private static boolean functionExists(Connection c, String function) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT to_regproc(?) IS NOT NULL")) {
+            ps.setString(1, function);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** Whether a write failed because no partition covers the moment it wrote at. */
+    static boolean missing(SQLException e) {
+        return "23514".equals(e.getSQLState()) && String.valueOf(e.getMessage()).contains("no partition");
+    }
+
+    /**
+     * Makes the current partition and {@link #AHEAD} more where missing. Nodes doing so at once are serialised by a
+     * transaction-scoped advisory lock (concurrent CREATE ... IF NOT EXISTS collide in the catalog). Making a partition
+     * locks its table exclusively, and every statement on the table queues behind that lock: it is waited for briefly
+     * ({@link #DDL_LOCK_TIMEOUT}); partitions ahead that could not be made are made by a later round.
+     */
+    void createAhead(Connection c, String lockStatement) throws SQLException {
+        long current = currentIndex(c);
+        List<String> existing = partitions(c);
+        List<Long> wanted = new ArrayList<>();
+        for (long i = current; i <= current + AHEAD; i++) {
+            if (!existing.contains(suffixOf(i))) wanted.add(i);
+        }
+        if (wanted.isEmpty()) return;
+        try {
+            inShortLockedTransaction(c, s -> {
+                s.execute(lockStatement);
+                for (long i : wanted) {
+                    s.execute("CREATE TABLE IF NOT EXISTS " + schemaPrefix + name + "_p" + suffixOf(i) + " PARTITION OF " + table
+                            + " FOR VALUES FROM ('" + BOUND.format(start(i)) + "') TO ('" + BOUND.format(start(i + 1)) + "')");
+                }
+            });
+        } catch (SQLException e) {
+            if (!LOCK_NOT_GRANTED.equals(e.getSQLState()) || !existing.contains(suffixOf(current))) throw e;
+        }
+    }
+
+    /** How long partition DDL waits for its lock on the key table before it gives up for this round. */
+    static final String DDL_LOCK_TIMEOUT = "200ms";
+    private static final String LOCK_NOT_GRANTED = "55P03";
+    private static final String NO_SUCH_TABLE = "42P01";
+
+    private interface Ddl {
+        void run(Statement s) throws SQLException;
+    }
+
+    private void inShortLockedTransaction(Connection c, Ddl ddl) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try (Statement s = statement(c)) {
+            s.execute("SET LOCAL lock_timeout = '" + DDL_LOCK_TIMEOUT + "'");
+            ddl.run(s);
+            c.commit();
+        } catch (SQLException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(autoCommit);
+        }
+    }
+
+    /**
+     * Drops every partition that ended at least a ttl ago and holds nothing still remembered, reporting the keys each
+     * took with it; moves keys of unknown outcome out of such partitions first. A partition still holding a key in
+     * flight waits for a later round, as does one whose lock is not granted within the session's lock timeout.
+     */
+    int dropExpired(Connection c, IntConsumer afterEachPartition) throws SQLException {
+        long now = nowSeconds(c);
+        int dropped = 0;
+        for (String suffix : partitions(c)) {
+            long start = SUFFIX.parse(suffix.toUpperCase(Locale.ROOT), Instant::from).getEpochSecond();
+            if (start + widthSeconds + ttlSeconds > now) continue;
+            String partition = schemaPrefix + name + "_p" + suffix;
+            try (Statement s = statement(c)) {
+                s.executeUpdate("UPDATE " + table + " SET part_at = DEFAULT WHERE part_at = '" + BOUND.format(Instant.ofEpochSecond(start))
+                        + "' AND status = 'UNKNOWN'");
+                if (holdsLiveKeys(s, partition)) continue;
+                int keys = keysIn(s, partition);
+                inShortLockedTransaction(c, drop -> drop.execute("DROP TABLE " + partition));
+                dropped += keys;
+                if (keys > 0) afterEachPartition.accept(keys);
+            } catch (SQLException e) {
+                // Its lock not granted in time (the next round tries again), or another node dropped it first.
+                if (!LOCK_NOT_GRANTED.equals(e.getSQLState()) && !NO_SUCH_TABLE.equals(e.getSQLState())) throw e;
+            }
+        }
+        return dropped;
+    }
+
+    /**
+     * The keys a partition holds, counted; a partition too large to count within the query timeout reports the
+     * planner's estimate instead (a figure for the purge's metrics, not worth holding the database for).
+     */
+    private static int keysIn(Statement s, String partition) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + partition)) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            if (!"57014".equals(e.getSQLState())) throw e;
+        }
+        try (ResultSet rs = s.executeQuery("SELECT CAST(GREATEST(reltuples, 0) AS BIGINT) FROM pg_class WHERE oid = to_regclass('"
+                + partition + "')")) {
+            return rs.next() ? (int) Math.min(Integer.MAX_VALUE, rs.getLong(1)) : 0;
+        }
+    }
+
+    private Statement statement(Connection c) throws SQLException {
+        Statement s = c.createStatement();
+        s.setQueryTimeout(queryTimeoutSeconds);
+        return s;
+    }
+
+    // Each probe is answered by one of the partial indexes (in flight, terminal by expiry, unknown): no scan.
+    private static boolean holdsLiveKeys(Statement s, String partition) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT EXISTS (SELECT 1 FROM " + partition + " WHERE status = 'IN_FLIGHT')"
+                + " OR EXISTS (SELECT 1 FROM " + partition + " WHERE status IN ('COMPLETED', 'RETRYABLE') AND expires_at > CURRENT_TIMESTAMP)"
+                + " OR EXISTS (SELECT 1 FROM " + partition + " WHERE status = 'UNKNOWN')")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
+    /** The suffixes of this table's partitions made by the store, oldest first. */
+    List<String> partitions(Connection c) throws SQLException {
+        List<String> suffixes = new ArrayList<>();
+        try (PreparedStatement ps = prepare(c, "SELECT child.relname FROM pg_inherits i JOIN pg_class child ON child.oid = i.inhrelid"
+                + " WHERE i.inhparent = to_regclass(?) ORDER BY child.relname")) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Matcher m = partitionName.matcher(rs.getString(1));
+                    if (m.matches()) suffixes.add(m.group(1));
+                }
+            }
+        }
+        return suffixes;
+    }
+
+    private PreparedStatement prepare(Connection c, String sql) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        ps.setQueryTimeout(queryTimeoutSeconds);
+        return ps;
+    }
+
+    private long currentIndex(Connection c) throws SQLException {
+        return Math.floorDiv(nowSeconds(c), widthSeconds);
+    }
+
+    private long nowSeconds(Connection c) throws SQLException {
+        try (Statement s = statement(c);
+             ResultSet rs = s.executeQuery("SELECT CAST(floor(extract(epoch FROM CURRENT_TIMESTAMP)) AS BIGINT)")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private Instant start(long index) {
+        return Instant.ofEpochSecond(index * widthSeconds);
+    }
+
+    private String suffixOf(long index) {
+        return SUFFIX.format(start(index)).toLowerCase(Locale.ROOT);
+    }
+}

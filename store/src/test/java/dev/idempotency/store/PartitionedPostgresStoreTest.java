@@ -1,0 +1,330 @@
+package dev.idempotency.store;
+
+import dev.idempotency.store.Reservation.Outcome;
+import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+import dev.idempotency.store.testing.Await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The whole store contract on a PostgreSQL key table in daily partitions, and what partitions add: one owner per key
+ * whichever partitions its requests fall in, the purge dropping whole partitions, partitions made ahead and on demand.
+ * Tests of the boundaries use partitions one or two seconds wide, so that real boundaries pass while they run.
+ */
+class PartitionedPostgresStoreTest extends PostgresStoreTest {
+    private static final Duration AWAIT = Duration.ofSeconds(20);
+
+    @Override
+    protected StoreSettings.Builder settings() {
+        return super.settings().partitioning(Duration.ofDays(1));
+    }
+
+    private StoreSettings.Builder narrow(int seconds) {
+        return super.settings().partitioning(Duration.ofSeconds(seconds));
+    }
+
+    @AfterEach
+    void dropFunctions() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + table() + " CASCADE");
+            s.execute("DROP FUNCTION IF EXISTS " + table() + "_vacant(VARCHAR, VARCHAR)");
+            s.execute("DROP FUNCTION IF EXISTS " + table() + "_partition_seconds()");
+        }
+    }
+
+    // ---- the contract's purge, version-1 and plain-table cases do not apply to a partitioned table: its own follow
+
+    @Override void thePurgeDeletesExpiredTerminalKeysOnlyInBatches() { }
+    @Override void purgeReportsEachBatch() { }
+    @Override void aVersionOneTableIsRefusedByValidateWithWhatToRun() { }
+    @Override void aVersionOneTableIsUpgradedInPlaceByCreateAndKeepsItsKeys() { }
+
+    // ---- one owner per key across partitions
+
+    /**
+     * A first request holds the lock on its key with its row written (uncommitted) in one partition; the clock passes
+     * the boundary; a second request for the key, which writes to the next partition, where no unique index can see
+     * the first row, waits for the first to commit and then finds the key taken.
+     */
+    @Test
+    void aFirstRequestStillCommittingInThePreviousPartitionKeepsTheKeyFromTheNextOne() throws Exception {
+        JdbcIdempotencyStore store = open(narrow(2));
+        store.checkSchema();
+        ExecutorService second = Executors.newSingleThreadExecutor();
+        try (Connection first = connect(); Connection observer = connect()) {
+            first.setAutoCommit(false);
+            try (Statement s = first.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT " + table() + "_vacant('t', 'k')")) {
+                    rs.next();
+                    assertTrue(rs.getBoolean(1));
+                }
+                s.executeUpdate("INSERT INTO " + table() + " (scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts,"
+                        + " created_at, updated_at, expires_at) VALUES ('t', 'k', 'fp', 'IN_FLIGHT', 'first-owner',"
+                        + " CURRENT_TIMESTAMP + INTERVAL '1 minute', 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP + INTERVAL '1 hour')");
+            }
+            Await.until("the clock to pass into the next partition", AWAIT, () -> passedBoundary(first), passed -> passed);
+            Future<Reservation> later = second.submit(() -> store.reserve("t", "k", "fp"));
+            Await.until("the second request to wait for the key's lock", AWAIT,
+                    () -> scalar(observer, "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"), n -> n >= 1);
+            assertFalse(later.isDone(), "the second request must wait for the first to commit");
+            first.commit();
+            Reservation outcome = later.get(20, TimeUnit.SECONDS);
+            assertEquals(Outcome.IN_FLIGHT, outcome.outcome(), "the key is the first request's");
+            assertEquals(1, scalar(observer, "SELECT COUNT(*) FROM " + table() + " WHERE scope = 't' AND idem_key = 'k'"));
+        } finally {
+            second.shutdownNow();
+        }
+    }
+
+    /** Whether the clock, read outside the first request's transaction, is past the partition that transaction wrote to. */
+    private boolean passedBoundary(Connection first) {
+        try (Connection observer = connect()) {
+            long written;
+            try (Statement s = first.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT CAST(extract(epoch FROM part_at) AS BIGINT) FROM " + table() + " WHERE idem_key = 'k'")) {
+                rs.next();
+                written = rs.getLong(1);
+            }
+            return scalar(observer, "SELECT CAST(floor(extract(epoch FROM CURRENT_TIMESTAMP) / 2) * 2 AS BIGINT)") > written;
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Callers racing on each key, rounds after rounds across one-second boundaries, with and without group commit. */
+    @Test
+    void callersRacingOnKeysAcrossManyBoundariesAcquireEachExactlyOnce() throws Exception {
+        for (boolean groupCommit : new boolean[] {true, false}) {
+            JdbcIdempotencyStore store = open(narrow(1).poolSize(8).groupCommit(groupCommit));
+            store.checkSchema();
+            int callers = 8;
+            Map<String, AtomicInteger> acquired = new ConcurrentHashMap<>();
+            ExecutorService pool = Executors.newFixedThreadPool(callers);
+            long start = System.nanoTime();
+            int rounds = 0;
+            try {
+                while (System.nanoTime() - start < TimeUnit.SECONDS.toNanos(4) || rounds < 50) {
+                    String key = "race-" + groupCommit + "-" + rounds++;
+                    CyclicBarrier together = new CyclicBarrier(callers);
+                    List<Future<Outcome>> outcomes = new ArrayList<>();
+                    for (int i = 0; i < callers; i++) {
+                        outcomes.add(pool.submit(() -> {
+                            together.await(10, TimeUnit.SECONDS);
+                            return store.reserve("t", key, "fp").outcome();
+                        }));
+                    }
+                    for (Future<Outcome> f : outcomes) {
+                        if (f.get(30, TimeUnit.SECONDS) == Outcome.ACQUIRED) acquired.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+                    }
+                    assertEquals(1, acquired.get(key).get(), key + " acquired once");
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            try (Connection c = connect()) {
+                assertEquals(rounds, scalar(c, "SELECT COUNT(*) FROM " + table() + " WHERE idem_key LIKE 'race-" + groupCommit + "-%'"));
+                assertTrue(scalar(c, "SELECT COUNT(DISTINCT part_at) FROM " + table() + " WHERE idem_key LIKE 'race-" + groupCommit + "-%'") >= 3,
+                        "the keys went to several partitions");
+            }
+        }
+    }
+
+    // ---- purge by partition
+
+    @Test
+    void thePurgeDropsAPartitionOnceEveryKeyInItExpiredAndKeepsWhatIsStillRemembered() throws Exception {
+        JdbcIdempotencyStore store = open(narrow(1).ttl(Duration.ofSeconds(1)).lease(Duration.ofSeconds(30)));
+        JdbcIdempotencyStore shortLease = open(narrow(1).ttl(Duration.ofSeconds(1)).lease(Duration.ofMillis(300)));
+        store.checkSchema();
+        awaitNextPartition(1);
+        for (int i = 0; i < 3; i++) store.complete(store.reserve("t", "done" + i, "fp").token(), response(200, "x"));
+        store.release(store.reserve("t", "released", "fp").token());
+        Reservation unknown = shortLease.reserve("t", "unknown", "fp");
+        String expiredPartition = partitionOf("done0");
+        Await.until("the expired lease to be swept", AWAIT, shortLease::sweepExpiredLeases, n -> n >= 1);
+        assertEquals(KeyStatus.UNKNOWN, store.find("t", "unknown").get().status());
+        awaitNextPartition(1);
+        Reservation running = store.reserve("t", "running", "fp");
+        String runningPartition = partitionOf("running");
+        assertNotEquals(expiredPartition, runningPartition);
+
+        List<Integer> reported = new ArrayList<>();
+        AtomicInteger purged = new AtomicInteger();
+        Await.until("the expired partition to be dropped", AWAIT, () -> purged.addAndGet(store.purgeExpired(reported::add)), n -> n > 0);
+        assertEquals(4, purged.get(), "three completed keys and a released one went with their partition");
+        assertEquals(4, reported.stream().mapToInt(Integer::intValue).sum());
+        assertFalse(tableExists(expiredPartition), expiredPartition + " dropped");
+        assertFalse(store.find("t", "done0").isPresent());
+        assertFalse(store.find("t", "released").isPresent());
+        KeyRecord kept = store.find("t", "unknown").get();
+        assertEquals(KeyStatus.UNKNOWN, kept.status(), "a key of unknown outcome waits for an operator");
+        assertNotEquals(expiredPartition, partitionOf("unknown"), "moved out of the dropped partition");
+        assertTrue(store.complete(unknown.token(), response(201, "late")), "its slow owner still records the truth");
+
+        try (Connection c = connect()) {
+            Await.until("the running key's partition to end a ttl ago", AWAIT,
+                    () -> scalar(c, "SELECT CAST(floor(extract(epoch FROM CURRENT_TIMESTAMP)) AS BIGINT)"), now -> now >= endOf(runningPartition) + 1);
+        }
+        store.purgeExpired();
+        assertTrue(tableExists(runningPartition), "a partition holding a key in flight is kept");
+        assertTrue(store.complete(running.token(), response(200, "ok")));
+        Await.until("the running key's partition to go once its key expired", AWAIT, () -> store.purgeExpired(),
+                n -> !tableExists(runningPartition));
+        assertFalse(store.find("t", "running").isPresent());
+    }
+
+    @Test
+    void aKeyGivenANewTtlMovesToTheCurrentPartition() throws Exception {
+        JdbcIdempotencyStore store = open(narrow(1).ttl(Duration.ofMillis(500)));
+        store.complete(store.reserve("t", "k", "fp-1").token(), response(200, "old"));
+        String before = partitionOf("k");
+        awaitNextPartition(1);
+        Reservation again = Await.until("the key to expire", AWAIT, () -> store.reserve("t", "k", "fp-2"), r -> r.outcome() != Outcome.MISMATCH);
+        assertEquals(Outcome.ACQUIRED, again.outcome());
+        assertNotEquals(before, partitionOf("k"), "an expired key taken again lives in the partition of its new ttl");
+        try (Connection c = connect()) {
+            assertEquals(1, scalar(c, "SELECT COUNT(*) FROM " + table() + " WHERE idem_key = 'k'"));
+        }
+    }
+
+    @Test
+    void partitionsTheClockOutranAreMadeOnDemand() throws Exception {
+        JdbcIdempotencyStore store = open(narrow(1).groupCommit(false));
+        store.checkSchema();
+        String last = Await.until("partitions made ahead", AWAIT, this::newestPartition, p -> p != null);
+        try (Connection c = connect()) {
+            Await.until("the clock to pass the newest partition", AWAIT,
+                    () -> scalar(c, "SELECT CAST(floor(extract(epoch FROM CURRENT_TIMESTAMP)) AS BIGINT)"), now -> now > endOf(last));
+        }
+        assertEquals(Outcome.ACQUIRED, store.reserve("t", "late", "fp").outcome(), "a reservation made its own partition");
+        assertNotEquals(last, newestPartition());
+    }
+
+    // ---- configuration
+
+    @Test
+    void aPlainTableIsRefusedWithPartitioningAndAPartitionedOneWithout() {
+        open(super.settings()).checkSchema();
+        StoreConfigurationException plain = assertThrows(StoreConfigurationException.class, () -> open(settings()).checkSchema());
+        assertTrue(plain.getMessage().contains("one plain table"), plain.getMessage());
+        dropTableNow();
+        open(narrow(60)).checkSchema();
+        StoreConfigurationException partitioned = assertThrows(StoreConfigurationException.class, () -> open(super.settings()).checkSchema());
+        assertTrue(partitioned.getMessage().contains("set idempotency.store.partitioning to 60s"), partitioned.getMessage());
+        StoreConfigurationException otherWidth = assertThrows(StoreConfigurationException.class, () -> open(narrow(30)).checkSchema());
+        assertTrue(otherWidth.getMessage().contains("60s wide, not 30s"), otherWidth.getMessage());
+        StoreConfigurationException validating = assertThrows(StoreConfigurationException.class,
+                () -> open(narrow(30).schemaMode(SchemaMode.VALIDATE)).checkSchema());
+        assertTrue(validating.getMessage().contains("60s wide, not 30s"), validating.getMessage());
+        open(narrow(60).schemaMode(SchemaMode.VALIDATE)).checkSchema();
+    }
+
+    @Test
+    void theShippedPartitionedDdlAppliedByHandPassesValidation() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            for (String statement : dev.idempotency.store.jdbc.SchemaManager.ddlStatements(
+                    dev.idempotency.store.jdbc.dialect.Dialect.forUrl(url()), table(), Duration.ofHours(1))) {
+                s.execute(statement);
+            }
+        }
+        JdbcIdempotencyStore store = open(super.settings().partitioning(Duration.ofHours(1)).schemaMode(SchemaMode.VALIDATE));
+        assertEquals(Outcome.ACQUIRED, store.reserve("t", "k", "fp").outcome());
+        assertEquals(Outcome.IN_FLIGHT, store.reserve("t", "k", "fp").outcome());
+    }
+
+    // ---- helpers
+
+    private void dropTableNow() {
+        try {
+            dropFunctions();
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private void awaitNextPartition(int widthSeconds) throws SQLException {
+        try (Connection c = connect()) {
+            long current = scalar(c, "SELECT CAST(floor(extract(epoch FROM CURRENT_TIMESTAMP) / " + widthSeconds + ") AS BIGINT)");
+            Await.until("the next partition", AWAIT, () -> scalar(c, "SELECT CAST(floor(extract(epoch FROM CURRENT_TIMESTAMP) / "
+                    + widthSeconds + ") AS BIGINT)"), n -> n > current);
+        }
+    }
+
+    /** The partition (table name) holding a key of scope t. */
+    private String partitionOf(String key) {
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(
+                "SELECT CAST(tableoid::regclass AS VARCHAR) FROM " + table() + " WHERE scope = 't' AND idem_key = ?")) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), key + " present");
+                return rs.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private String newestPartition() {
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT MAX(child.relname) FROM pg_inherits i"
+                + " JOIN pg_class child ON child.oid = i.inhrelid WHERE i.inhparent = to_regclass(?)")) {
+            ps.setString(1, table());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The end, in epoch seconds, of a one-second partition named by the store. */
+    private static long endOf(String partition) {
+        String suffix = partition.substring(partition.lastIndexOf("_p") + 2).toUpperCase(java.util.Locale.ROOT);
+        return java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(java.time.ZoneOffset.UTC)
+                .parse(suffix, java.time.Instant::from).getEpochSecond() + 1;
+    }
+
+    private boolean tableExists(String name) {
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static long scalar(Connection c, String query) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
