@@ -20,6 +20,8 @@ public final class StoreSettings {
     public static final Duration MAX_LEASE = Duration.ofHours(1);
     public static final Duration MIN_UNKNOWN_RETENTION = Duration.ofHours(1);
     public static final Duration MAX_UNKNOWN_RETENTION = Duration.ofDays(3650);
+    /** Most partitions one ttl may span (each statement by key opens them all). */
+    public static final int MAX_PARTITIONS_PER_TTL = 100;
 
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,40}(\\.[A-Za-z_][A-Za-z0-9_]{0,40})?");
 
@@ -67,6 +69,16 @@ public final class StoreSettings {
         if (partitioning != null && !dividesADay(partitioning)) {
             fail("partitioning", String.valueOf(partitioning), "none, daily, hourly, or a whole number of seconds from 1s to 1d that divides a day");
         }
+        // Every statement by (scope, key) opens every partition and its indexes: a few dozen, not hundreds.
+        if (partitioning != null && ttl != null && ttl.compareTo(partitioning.multipliedBy(MAX_PARTITIONS_PER_TTL)) > 0) {
+            long needed = (ttl.getSeconds() + MAX_PARTITIONS_PER_TTL - 1) / MAX_PARTITIONS_PER_TTL;
+            long width = needed;
+            while (width < 86_400 && 86_400 % width != 0) width++;
+            throw new StoreConfigurationException("store setting 'partitioning' is '" + describe(partitioning) + "', which keeps more than "
+                    + MAX_PARTITIONS_PER_TTL + " partitions for a ttl of " + describe(ttl) + (needed > 86_400
+                    ? "; daily partitions hold a ttl of at most " + MAX_PARTITIONS_PER_TTL + "d"
+                    : "; use partitions at least " + describe(Duration.ofSeconds(width)) + " wide"));
+        }
     }
 
     // Partitions start at whole multiples of their width since the epoch: a width dividing a day keeps them on UTC days.
@@ -94,6 +106,7 @@ public final class StoreSettings {
     private static String describe(Duration d) {
         if (d.toMillis() % 86_400_000L == 0) return d.toDays() + "d";
         if (d.toMillis() % 3_600_000L == 0) return d.toHours() + "h";
+        if (d.toMillis() % 1_000L == 0) return d.getSeconds() + "s";
         return d.toMillis() + "ms";
     }
 

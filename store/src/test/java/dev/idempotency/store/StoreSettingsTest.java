@@ -95,6 +95,12 @@ class StoreSettingsTest {
             assertRefused("partitioning", "divides a day", () -> StoreSettings.builder().partitioning(bad).build());
         }
         assertEquals(java.time.Duration.ofHours(6), StoreSettings.builder().partitioning(java.time.Duration.ofHours(6)).build().partitioning());
+        // Each statement by key opens every partition: a ttl may span at most 100 of them.
+        assertRefused("partitioning", "use partitions at least 2h wide",
+                () -> StoreSettings.builder().partitioning(java.time.Duration.ofHours(1)).ttl(java.time.Duration.ofDays(7)).build());
+        assertRefused("partitioning", "at most 100d",
+                () -> StoreSettings.builder().partitioning(java.time.Duration.ofDays(1)).ttl(java.time.Duration.ofDays(101)).build());
+        StoreSettings.builder().partitioning(java.time.Duration.ofHours(1)).ttl(java.time.Duration.ofHours(100)).build();
         StoreConfigurationException h2 = assertThrows(StoreConfigurationException.class, () -> dev.idempotency.store.jdbc.JdbcIdempotencyStore.open(
                 StoreSettings.builder().url("jdbc:h2:mem:partitioned").partitioning(java.time.Duration.ofDays(1)).build()));
         assertTrue(h2.getMessage().contains("PostgreSQL only"), h2.getMessage());

@@ -40,6 +40,10 @@ final class ConnectionPool {
         // Start even while the database is down; connections are made on demand and the pool heals by itself.
         config.setInitializationFailTimeout(-1);
         config.setAutoCommit(true);
+        // A key's first insert into time partitions must see a competitor that committed while it waited for the key's
+        // lock, which a repeatable-read snapshot taken before the wait does not: read committed, whatever the server's
+        // default (the insert's own function refuses repeatable read too).
+        if (settings.partitioning() != null) config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         config.setThreadFactory(new PoolThreadFactory(name));
         return new HikariDataSource(config);
     }

@@ -98,7 +98,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     + dialect.name() + " store has no time partitioning (PostgreSQL only); leave it unset");
         }
         this.partitions = settings.partitioning() == null ? null
-                : new TimePartitions(settings.table(), settings.partitioning(), settings.ttl(), Dialect.seconds(settings.queryTimeout()));
+                : new TimePartitions(settings.table(), settings.partitioning(), settings.ttl(),
+                Dialect.seconds(settings.queryTimeout()), settings.batchSize());
         this.sql = new Sql(dialect, settings.table(), settings.batchSize(), settings.unknownRetention().toMillis(),
                 settings.lease().toMillis(), settings.ttl().toMillis(), partitions != null);
         this.effectMarks = EffectMarks.of(dialect, settings.table());
@@ -160,13 +161,16 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private Reservation decide(Connection c, Sent sent, String scope, String key, String fingerprint, FirstStep first) throws SQLException {
         boolean insertRefused = first.present;
         KeyState known = first.state;
+        SQLException noPartition = null;
         for (int round = 0; round < MAX_RESERVE_ROUNDS; round++) {
             try {
                 Reservation decided = oneRound(c, sent, scope, key, fingerprint, first, round, insertRefused, known);
                 if (decided != null) return decided;
+                noPartition = null;
             } catch (SQLException e) {
                 if (partitions != null && TimePartitions.missing(e)) {
-                    partitions.createAhead(c, dialect.schemaLockStatement(settings.table())); // the housekeeping fell behind the clock
+                    noPartition = e;
+                    makePartitionsFor(c, e); // the housekeeping fell behind the clock
                 } else if (!Failures.lostConflict(e)) {
                     throw e;
                 } // else rolled back whole: another node's write to this key was certified first
@@ -175,8 +179,19 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             insertRefused = false;
             known = null;
         }
+        if (noPartition != null) throw noPartition; // not a key in flight: the partitions cannot be made
         // The key changed under us every round: others are actively working on it.
         return Reservation.inFlight(1000);
+    }
+
+    /** Makes the partitions a write found missing; one whose DDL did not get its lock looks again all the same. */
+    private void makePartitionsFor(Connection c, SQLException missing) throws SQLException {
+        try {
+            partitions.createAhead(c, dialect.schemaLockStatement(settings.table()));
+        } catch (SQLException e) {
+            if (!TimePartitions.lockNotGranted(e)) throw e;
+            missing.addSuppressed(e);
+        }
     }
 
     /** One look at the key and at most one write: the reservation, or null when the key changed and needs another look. */
@@ -252,7 +267,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean release(OwnershipToken token) {
         Objects.requireNonNull(token, "token");
-        return withConnection("release", c -> update(c, sql.release, token.scope(), token.key(), token.token()) == 1);
+        return withConnection("release", onceMoreOnConflict(c -> update(c, sql.release, token.scope(), token.key(), token.token()) == 1));
     }
 
     @Override
@@ -424,21 +439,21 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean resolveForRetry(String scope, String key) {
         requireIdentity(scope, key);
-        return withConnection("resolve for retry", c -> update(c, sql.resolveForRetry, scope, key) == 1);
+        return withConnection("resolve for retry", onceMoreOnConflict(c -> update(c, sql.resolveForRetry, scope, key) == 1));
     }
 
     @Override
     public boolean resolveAsCompleted(String scope, String key, StoredResponse response) {
         requireIdentity(scope, key);
         Objects.requireNonNull(response, "response");
-        return withConnection("resolve as completed", c -> update(c, sql.resolveAsCompleted, response.status(),
-                HeaderCodec.encode(response.headers()), response.body(), ttlMillis(), scope, key) == 1);
+        return withConnection("resolve as completed", onceMoreOnConflict(c -> update(c, sql.resolveAsCompleted, response.status(),
+                HeaderCodec.encode(response.headers()), response.body(), ttlMillis(), scope, key) == 1));
     }
 
     @Override
     public boolean delete(String scope, String key) {
         requireIdentity(scope, key);
-        return withConnection("delete", c -> update(c, sql.delete, scope, key) == 1);
+        return withConnection("delete", onceMoreOnConflict(c -> update(c, sql.delete, scope, key) == 1));
     }
 
     /** How much group commit shared reservations and completions so far (zero batches with it off). */
@@ -534,7 +549,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             }
             int decided = 0;
             for (String[] k : expired) {
-                if (decideExpiredLease(c, new Sent(), k[0], k[1], k[2], null, null) != LeaseDecision.CHANGED) decided++;
+                try {
+                    if (decideExpiredLease(c, new Sent(), k[0], k[1], k[2], null, null) != LeaseDecision.CHANGED) decided++;
+                } catch (SQLException e) {
+                    if (!Failures.lostConflict(e)) throw e; // moved or locked meanwhile: looked at again in the next batch
+                }
             }
             changed += decided;
             // A batch whose keys all changed under us (renewed, completed) ends the sweep: the next one looks again.
@@ -1019,6 +1038,21 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         OwnershipToken token;
     }
 
+    /**
+     * A single fenced or conditional write, run once more when it lost a conflict (its row moved to another partition,
+     * a deadlock): its conditions are read again, so the second run decides on what the first could not.
+     */
+    private static <T> Work<T> onceMoreOnConflict(Work<T> work) {
+        return c -> {
+            try {
+                return work.run(c);
+            } catch (SQLException e) {
+                if (!Failures.lostConflict(e)) throw e;
+                return work.run(c);
+            }
+        };
+    }
+
     private <T> T withConnection(String operation, Work<T> work) {
         return withConnection(pool, operation, null, NEVER, work);
     }
@@ -1088,7 +1122,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             } catch (SQLException e) {
                 if (Failures.unavailable(e)) throw e;
                 throw new StoreConfigurationException("cannot create the time partitions of idempotency table '" + settings.table()
-                        + "' (" + e.getMessage() + "); with partitioning the store's user must own the table", e);
+                        + "' (" + e.getMessage() + ")" + ("42501".equals(e.getSQLState())
+                        ? "; with partitioning the store's user must own the table" : ""), e);
             }
         }
         schemaReady = true;

@@ -48,12 +48,12 @@ public final class SchemaManager {
 
     /**
      * The shipped DDL of a key table in time partitions {@code width} wide (PostgreSQL), as separate statements: the
-     * tables, the key table partitioned, then the functions partitions need.
+     * functions partitions need (the partition column's default calls one), then the tables, the key table partitioned.
      */
     public static List<String> ddlStatements(Dialect dialect, String table, java.time.Duration width) {
         if (width == null) return ddlStatements(dialect, table);
-        List<String> statements = new ArrayList<>(statements(ddlResource(dialect), table, width));
-        statements.addAll(statements(partitionedDdlResource(dialect), table, width));
+        List<String> statements = new ArrayList<>(statements(partitionedDdlResource(dialect), table, width));
+        statements.addAll(statements(ddlResource(dialect), table, width));
         return statements;
     }
 
@@ -71,8 +71,8 @@ public final class SchemaManager {
         script = script.replace("${table}", table).replace("${name}", name);
         String seconds = width == null ? "" : String.valueOf(width.getSeconds());
         script = script.replace("${partitionSeconds}", seconds)
-                .replace("${partitionColumn}", width == null ? "" : "\n    part_at          TIMESTAMPTZ  NOT NULL\n"
-                        + "        DEFAULT to_timestamp(floor(extract(epoch FROM CURRENT_TIMESTAMP) / " + seconds + ") * " + seconds + "),")
+                .replace("${partitionColumn}", width == null ? "" : "\n    part_at          TIMESTAMPTZ  NOT NULL DEFAULT "
+                        + table + "_partition_start(clock_timestamp()),")
                 .replace("${partitionKey}", width == null ? "" : ", part_at")
                 .replace("${partitionBy}", width == null ? "" : " PARTITION BY RANGE (part_at)");
         List<String> statements = new ArrayList<>();
@@ -120,8 +120,6 @@ public final class SchemaManager {
     private static final Object CREATE_LOCK = new Object();
 
     private static void create(Connection connection, Dialect dialect, String table, java.time.Duration partitioning) throws SQLException {
-        // Before any DDL: the partitioned DDL replaces the width function, which must never change under existing keys.
-        if (dialect.partitionsByTime()) requireLayout(connection, dialect, table, partitioning, true);
         // Nodes starting at once race on CREATE ... IF NOT EXISTS; within one JVM the lock orders them, across JVMs a
         // later attempt finds what the winner created.
         synchronized (CREATE_LOCK) {
@@ -154,6 +152,9 @@ public final class SchemaManager {
         if (lock != null) connection.setAutoCommit(false);
         try (Statement statement = connection.createStatement()) {
             if (lock != null) statement.execute(lock);
+            // Under the lock, before any DDL: the partitioned DDL replaces the width function, which must never change
+            // under existing keys, and a node starting with another width must not slip in between check and DDL.
+            requireLayout(connection, dialect, table, partitioning, true);
             // Upgrades first: the shipped DDL ends by recording the new version, which must not precede them.
             for (String sql : upgrade) statement.execute(sql);
             for (String sql : ddlStatements(dialect, table, partitioning)) statement.execute(sql);
@@ -187,7 +188,7 @@ public final class SchemaManager {
         java.time.Duration actual;
         boolean exists;
         try {
-            exists = PrivilegeProbe.tableReadable(connection, table);
+            exists = TimePartitions.exists(connection, table);
             actual = TimePartitions.widthOf(connection, table);
         } catch (SQLException e) {
             if (Failures.unavailable(e)) throw e;
@@ -196,7 +197,7 @@ public final class SchemaManager {
         if (!exists && absentIsFine) return;
         if (partitioning == null && actual != null) {
             throw new StoreConfigurationException("idempotency table '" + table + "' is in time partitions"
-                    + (actual.isZero() ? " made by hand" : " " + actual.getSeconds() + "s wide")
+                    + (actual.isZero() ? " not made by the store" : " " + actual.getSeconds() + "s wide")
                     + "; set idempotency.store.partitioning to " + (actual.isZero() ? "the width it was made with" : actual.getSeconds() + "s")
                     + ", or use another table");
         }
@@ -208,7 +209,8 @@ public final class SchemaManager {
         }
         if (partitioning != null && actual != null && !actual.equals(partitioning)) {
             throw new StoreConfigurationException("idempotency table '" + table + "' is in time partitions "
-                    + (actual.isZero() ? "made by hand, without the store's function " + table + "_partition_seconds()"
+                    + (actual.isZero() ? "not made by the store (it needs RANGE (part_at) and the functions " + table
+                    + "_partition_seconds, _partition_start and _vacant of " + partitionedDdlResource(dialect) + ")"
                     : actual.getSeconds() + "s wide") + ", not " + partitioning.getSeconds()
                     + "s; every node must use the width the table was made with");
         }

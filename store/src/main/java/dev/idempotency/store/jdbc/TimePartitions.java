@@ -19,13 +19,17 @@ import java.util.regex.Pattern;
 /**
  * The time partitions of a PostgreSQL key table: made ahead of the clock, and dropped whole once every key in them
  * expired. A key sits in the partition of the moment it was last given a ttl (its {@code part_at}, filled in by the
- * column's default; the statements that renew a key's ttl move it to the current partition). So a partition that ended
- * a ttl ago holds only expired keys, except keys still in flight (kept until they end) and keys whose outcome is
- * unknown (moved to the current partition, to wait for an operator there).
+ * column's default from the clock at the write; the statements that renew a key's ttl move it to the current
+ * partition). So a partition that ended a ttl ago holds only expired keys, except keys still in flight (kept until they
+ * end) and keys whose outcome is unknown (moved to the current partition, to wait for an operator there).
  */
 final class TimePartitions {
     /** Partitions made beyond the current one, so that the clock never outruns the housekeeping. */
     static final int AHEAD = 3;
+    /** How long a drop waits for its exclusive lock on the key table (which queues every statement behind it). */
+    private static final String DDL_LOCK_TIMEOUT = "200ms";
+    private static final String LOCK_NOT_GRANTED = "55P03";
+    private static final String NO_SUCH_TABLE = "42P01";
     private static final DateTimeFormatter SUFFIX = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter BOUND = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'+00'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
@@ -37,8 +41,9 @@ final class TimePartitions {
     private final long ttlSeconds;
     private final Pattern partitionName;
     private final int queryTimeoutSeconds;
+    private final String moveUnknownOut;
 
-    TimePartitions(String table, Duration width, Duration ttl, int queryTimeoutSeconds) {
+    TimePartitions(String table, Duration width, Duration ttl, int queryTimeoutSeconds, int batchSize) {
         this.queryTimeoutSeconds = queryTimeoutSeconds;
         this.table = table;
         int dot = table.indexOf('.');
@@ -47,23 +52,41 @@ final class TimePartitions {
         this.widthSeconds = width.getSeconds();
         this.ttlSeconds = (ttl.toMillis() + 999) / 1000;
         this.partitionName = Pattern.compile(Pattern.quote(name.toLowerCase(Locale.ROOT)) + "_p(\\d{8}t\\d{6})");
+        // Rows another transaction holds are left for a later round: moving one under it would fail that transaction.
+        this.moveUnknownOut = "UPDATE " + table + " SET part_at = DEFAULT WHERE part_at = CAST(? AS TIMESTAMPTZ) AND status = 'UNKNOWN'"
+                + " AND ctid = ANY(ARRAY(SELECT ctid FROM %s WHERE status = 'UNKNOWN' LIMIT " + batchSize + " FOR UPDATE SKIP LOCKED))";
     }
 
     /**
-     * The partition width a key table was made with; null when the table is one plain table (or absent, or was
-     * partitioned by hand without the store's width function).
+     * The partition width a key table was made with: null when the table is one plain table or absent; zero when it
+     * is partitioned, but not as the store makes it (another partition key, or without the store's functions).
      */
     static Duration widthOf(Connection c, String table) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_partitioned_table WHERE partrelid = to_regclass(?)")) {
+        String partitionKey;
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_get_partkeydef(partrelid) FROM pg_partitioned_table WHERE partrelid = to_regclass(?)")) {
             ps.setString(1, table);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) return null;
+                partitionKey = rs.getString(1);
             }
         }
-        if (!functionExists(c, table + "_partition_seconds") || !functionExists(c, table + "_vacant")) return Duration.ZERO;
+        if (!"RANGE (part_at)".equalsIgnoreCase(partitionKey) || !functionExists(c, table + "_partition_seconds")
+                || !functionExists(c, table + "_partition_start") || !functionExists(c, table + "_vacant")) {
+            return Duration.ZERO;
+        }
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT " + table + "_partition_seconds()")) {
             rs.next();
             return Duration.ofSeconds(rs.getLong(1));
+        }
+    }
+
+    /** Whether a table exists, asked without a failing statement (which would abort the caller's transaction). */
+    static boolean exists(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
         }
     }
 
@@ -76,52 +99,64 @@ final class TimePartitions {
         }
     }
 
-    /** Whether a write failed because no partition covers the moment it wrote at. */
-    static boolean missing(SQLException e) {
-        return "23514".equals(e.getSQLState()) && String.valueOf(e.getMessage()).contains("no partition");
+    static boolean lockNotGranted(SQLException e) {
+        return LOCK_NOT_GRANTED.equals(e.getSQLState());
     }
 
     /**
-     * Makes the current partition and {@link #AHEAD} more where missing. Nodes doing so at once are serialised by a
-     * transaction-scoped advisory lock (concurrent CREATE ... IF NOT EXISTS collide in the catalog). Making a partition
-     * locks its table exclusively, and every statement on the table queues behind that lock: it is waited for briefly
-     * ({@link #DDL_LOCK_TIMEOUT}); partitions ahead that could not be made are made by a later round.
+     * Whether a write failed because no partition covers the moment it wrote at: the only check violation the key
+     * table can raise (it has no CHECK constraints), known by its state in whatever language the server speaks.
      */
-    void createAhead(Connection c, String lockStatement) throws SQLException {
+    static boolean missing(SQLException e) {
+        return "23514".equals(e.getSQLState());
+    }
+
+    /**
+     * Makes the current partition and {@link #AHEAD} more where missing, one thread of this JVM at a time, nodes
+     * serialised by a transaction-scoped advisory lock. Each is made as a table of its own, then attached, which does
+     * not lock out the key table's readers and writers (the attach takes a lock that only other DDL conflicts with).
+     * When that lock is not granted within the session's lock timeout, partitions ahead are made by a later round: this
+     * fails only when the current partition is still missing.
+     */
+    synchronized void createAhead(Connection c, String lockStatement) throws SQLException {
         long current = currentIndex(c);
+        if (missingFrom(c, current).isEmpty()) return;
+        try {
+            inTransaction(c, null, s -> {
+                s.execute(lockStatement);
+                for (long i : missingFrom(c, current)) {
+                    String partition = schemaPrefix + name + "_p" + suffixOf(i);
+                    s.execute("CREATE TABLE " + partition + " (LIKE " + table + " INCLUDING DEFAULTS)");
+                    s.execute("ALTER TABLE " + table + " ATTACH PARTITION " + partition + " FOR VALUES FROM ('"
+                            + BOUND.format(start(i)) + "') TO ('" + BOUND.format(start(i + 1)) + "')");
+                }
+            });
+        } catch (SQLException e) {
+            // Not granted in time: enough while the partition for now exists (the others are made by a later round).
+            if (!LOCK_NOT_GRANTED.equals(e.getSQLState()) || !partitions(c).contains(suffixOf(current))) throw e;
+        }
+    }
+
+    /** The partitions from {@code current} to {@link #AHEAD} beyond it that do not exist. */
+    private List<Long> missingFrom(Connection c, long current) throws SQLException {
         List<String> existing = partitions(c);
         List<Long> wanted = new ArrayList<>();
         for (long i = current; i <= current + AHEAD; i++) {
             if (!existing.contains(suffixOf(i))) wanted.add(i);
         }
-        if (wanted.isEmpty()) return;
-        try {
-            inShortLockedTransaction(c, s -> {
-                s.execute(lockStatement);
-                for (long i : wanted) {
-                    s.execute("CREATE TABLE IF NOT EXISTS " + schemaPrefix + name + "_p" + suffixOf(i) + " PARTITION OF " + table
-                            + " FOR VALUES FROM ('" + BOUND.format(start(i)) + "') TO ('" + BOUND.format(start(i + 1)) + "')");
-                }
-            });
-        } catch (SQLException e) {
-            if (!LOCK_NOT_GRANTED.equals(e.getSQLState()) || !existing.contains(suffixOf(current))) throw e;
-        }
+        return wanted;
     }
-
-    /** How long partition DDL waits for its lock on the key table before it gives up for this round. */
-    static final String DDL_LOCK_TIMEOUT = "200ms";
-    private static final String LOCK_NOT_GRANTED = "55P03";
-    private static final String NO_SUCH_TABLE = "42P01";
 
     private interface Ddl {
         void run(Statement s) throws SQLException;
     }
 
-    private void inShortLockedTransaction(Connection c, Ddl ddl) throws SQLException {
+    /** {@code ddl} in a transaction of its own, waiting for locks at most {@code lockTimeout} (null: the session's). */
+    private void inTransaction(Connection c, String lockTimeout, Ddl ddl) throws SQLException {
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
         try (Statement s = statement(c)) {
-            s.execute("SET LOCAL lock_timeout = '" + DDL_LOCK_TIMEOUT + "'");
+            if (lockTimeout != null) s.execute("SET LOCAL lock_timeout = '" + lockTimeout + "'");
             ddl.run(s);
             c.commit();
         } catch (SQLException e) {
@@ -135,7 +170,9 @@ final class TimePartitions {
     /**
      * Drops every partition that ended at least a ttl ago and holds nothing still remembered, reporting the keys each
      * took with it; moves keys of unknown outcome out of such partitions first. A partition still holding a key in
-     * flight waits for a later round, as does one whose lock is not granted within the session's lock timeout.
+     * flight waits for a later round, as does one whose lock is not granted within {@link #DDL_LOCK_TIMEOUT}. The last
+     * look and the drop happen with the key table locked (a few milliseconds), so that no write committing meanwhile
+     * can leave a key there.
      */
     int dropExpired(Connection c, IntConsumer afterEachPartition) throws SQLException {
         long now = nowSeconds(c);
@@ -145,11 +182,23 @@ final class TimePartitions {
             if (start + widthSeconds + ttlSeconds > now) continue;
             String partition = schemaPrefix + name + "_p" + suffix;
             try (Statement s = statement(c)) {
-                s.executeUpdate("UPDATE " + table + " SET part_at = DEFAULT WHERE part_at = '" + BOUND.format(Instant.ofEpochSecond(start))
-                        + "' AND status = 'UNKNOWN'");
+                try (PreparedStatement move = c.prepareStatement(String.format(moveUnknownOut, partition))) {
+                    move.setQueryTimeout(queryTimeoutSeconds);
+                    move.setString(1, BOUND.format(Instant.ofEpochSecond(start)));
+                    while (move.executeUpdate() > 0) {
+                        // in batches, until none is left that no one holds
+                    }
+                }
                 if (holdsLiveKeys(s, partition)) continue;
                 int keys = keysIn(s, partition);
-                inShortLockedTransaction(c, drop -> drop.execute("DROP TABLE " + partition));
+                boolean[] gone = {false};
+                inTransaction(c, DDL_LOCK_TIMEOUT, locked -> {
+                    locked.execute("LOCK TABLE ONLY " + table + " IN ACCESS EXCLUSIVE MODE");
+                    if (holdsLiveKeys(locked, partition)) return;
+                    locked.execute("DROP TABLE " + partition);
+                    gone[0] = true;
+                });
+                if (!gone[0]) continue;
                 dropped += keys;
                 if (keys > 0) afterEachPartition.accept(keys);
             } catch (SQLException e) {
@@ -219,9 +268,10 @@ final class TimePartitions {
         return Math.floorDiv(nowSeconds(c), widthSeconds);
     }
 
+    // The clock, not the transaction's start: what the column's default writes now.
     private long nowSeconds(Connection c) throws SQLException {
         try (Statement s = statement(c);
-             ResultSet rs = s.executeQuery("SELECT CAST(floor(extract(epoch FROM CURRENT_TIMESTAMP)) AS BIGINT)")) {
+             ResultSet rs = s.executeQuery("SELECT CAST(floor(extract(epoch FROM clock_timestamp())) AS BIGINT)")) {
             rs.next();
             return rs.getLong(1);
         }

@@ -54,18 +54,25 @@ final class PostgresDialect extends Dialect {
 
     @Override
     public String limitedUpdate(String table, String set, String where, int limit) {
-        return "UPDATE " + table + " SET " + set + " WHERE " + where + " AND ctid = ANY(" + batchOf(table, where, limit) + ")";
+        return batchOf(table, where, limit) + "UPDATE " + table + " SET " + set + " WHERE " + where + inBatch();
     }
 
     @Override
     public String limitedDelete(String table, String where, int limit) {
-        return "DELETE FROM " + table + " WHERE " + where + " AND ctid = ANY(" + batchOf(table, where, limit) + ")";
+        return batchOf(table, where, limit) + "DELETE FROM " + table + " WHERE " + where + inBatch();
     }
 
-    // ARRAY(...) evaluates the limited select once. Under IN (...) the planner may run it again for each outer row,
-    // and the batch grew past its limit (measured: a purge of batch size 2 deleted 5 rows in one statement).
+    // The batch is read once (a materialised WITH): under IN (...) the planner may run a limited select again for each
+    // outer row, and the batch grew past its limit (measured: a purge of batch size 2 deleted 5 rows in one statement).
+    // A row is named by its ctid and its table: ctids repeat across a partitioned table's partitions. The ctid list
+    // keeps the fast scan by row address; the pair then takes exactly the rows the batch locked.
     private static String batchOf(String table, String where, int limit) {
-        return "ARRAY(SELECT ctid FROM " + table + " WHERE " + where + " LIMIT " + limit + " FOR UPDATE SKIP LOCKED)";
+        return "WITH batch AS MATERIALIZED (SELECT tableoid AS part, ctid AS row_id FROM " + table + " WHERE " + where
+                + " LIMIT " + limit + " FOR UPDATE SKIP LOCKED) ";
+    }
+
+    private static String inBatch() {
+        return " AND ctid = ANY(ARRAY(SELECT row_id FROM batch)) AND (tableoid, ctid) IN (SELECT part, row_id FROM batch)";
     }
 
     // CREATE ... IF NOT EXISTS races on the catalog's unique indexes in PostgreSQL; its DDL is transactional, so a
