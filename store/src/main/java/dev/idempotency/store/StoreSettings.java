@@ -71,7 +71,7 @@ public final class StoreSettings {
         }
         // Every statement by (scope, key) opens every partition and its indexes: a few dozen, not hundreds.
         if (partitioning != null && ttl != null && ttl.compareTo(partitioning.multipliedBy(MAX_PARTITIONS_PER_TTL)) > 0) {
-            long needed = (ttl.getSeconds() + MAX_PARTITIONS_PER_TTL - 1) / MAX_PARTITIONS_PER_TTL;
+            long needed = (ttl.toMillis() + MAX_PARTITIONS_PER_TTL * 1000L - 1) / (MAX_PARTITIONS_PER_TTL * 1000L);
             long width = needed;
             while (width < 86_400 && 86_400 % width != 0) width++;
             throw new StoreConfigurationException("store setting 'partitioning' is '" + describe(partitioning) + "', which keeps more than "

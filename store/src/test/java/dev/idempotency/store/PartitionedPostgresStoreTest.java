@@ -357,7 +357,45 @@ class PartitionedPostgresStoreTest extends PostgresStoreTest {
         assertNotEquals(last, newestPartition(), "the reservations made the partitions they needed");
     }
 
+    /**
+     * A partition that cannot be made (another transaction holds a lock its attach needs) fails the reservation as a
+     * store error, never as a key in flight; once the lock is gone the next reservations make it and get in.
+     */
+    @Test
+    void aPartitionThatCannotBeMadeFailsTheReservationUntilItCanBe() throws Exception {
+        JdbcIdempotencyStore store = open(narrow(1).groupCommit(false).queryTimeout(Duration.ofSeconds(2)));
+        store.checkSchema();
+        String last = Await.until("partitions made ahead", AWAIT, this::newestPartition, p -> p != null);
+        try (Connection holder = connect(); Connection c = connect()) {
+            holder.setAutoCommit(false);
+            try (Statement s = holder.createStatement()) {
+                s.execute("LOCK TABLE " + table() + " IN SHARE UPDATE EXCLUSIVE MODE"); // what an attach takes
+            }
+            Await.until("the clock to pass the newest partition", AWAIT,
+                    () -> scalar(c, "SELECT CAST(floor(extract(epoch FROM CURRENT_TIMESTAMP)) AS BIGINT)"), now -> now > endOf(last));
+            StoreException refused = assertThrows(StoreException.class, () -> store.reserve("t", "blocked", "fp"));
+            assertTrue(refused.getMessage().contains("no partition"), refused.getMessage());
+            holder.rollback();
+        }
+        assertEquals(Outcome.ACQUIRED, Await.until("the partition to be made once the lock is gone", AWAIT, () -> {
+            try {
+                return store.reserve("t", "blocked", "fp").outcome();
+            } catch (StoreException stillRefused) {
+                return null;
+            }
+        }, o -> o != null));
+    }
+
     // ---- configuration
+
+    @Test
+    void aPartitionedTableWithoutTheStoresFunctionsIsRefusedByName() throws SQLException {
+        open(narrow(60)).checkSchema();
+        execute("DROP FUNCTION " + table() + "_vacant(VARCHAR, VARCHAR)");
+        StoreConfigurationException refused = assertThrows(StoreConfigurationException.class,
+                () -> open(narrow(60).schemaMode(SchemaMode.VALIDATE)).checkSchema());
+        assertTrue(refused.getMessage().contains("not made by the store") && refused.getMessage().contains("_vacant"), refused.getMessage());
+    }
 
     @Test
     void aPlainTableIsRefusedWithPartitioningAndAPartitionedOneWithout() {

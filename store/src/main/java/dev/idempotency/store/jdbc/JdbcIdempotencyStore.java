@@ -89,6 +89,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final PooledWork connections;
     /** The key table's time partitions; null for one plain table. */
     private final TimePartitions partitions;
+    /** When making a missing partition last failed for want of its lock (System.nanoTime), or 0. */
+    private volatile long partitionsRefusedAt;
 
     private JdbcIdempotencyStore(StoreSettings settings) {
         this.settings = settings;
@@ -173,7 +175,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     makePartitionsFor(c, e); // the housekeeping fell behind the clock
                 } else if (!Failures.lostConflict(e)) {
                     throw e;
-                } // else rolled back whole: another node's write to this key was certified first
+                } else {
+                    noPartition = null; // rolled back whole: another node's write to this key was certified first
+                }
                 sent.token = null;
             }
             insertRefused = false;
@@ -184,12 +188,18 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return Reservation.inFlight(1000);
     }
 
-    /** Makes the partitions a write found missing; one whose DDL did not get its lock looks again all the same. */
+    /**
+     * Makes the partitions a write found missing; one whose DDL did not get its lock looks again all the same. After
+     * such a refusal, reservations do not try again for a second: they would each wait for the same lock in turn.
+     */
     private void makePartitionsFor(Connection c, SQLException missing) throws SQLException {
+        long refused = partitionsRefusedAt;
+        if (refused != 0 && System.nanoTime() - refused < TimeUnit.SECONDS.toNanos(1)) return;
         try {
             partitions.createAhead(c, dialect.schemaLockStatement(settings.table()));
         } catch (SQLException e) {
             if (!TimePartitions.lockNotGranted(e)) throw e;
+            partitionsRefusedAt = System.nanoTime();
             missing.addSuppressed(e);
         }
     }
@@ -676,8 +686,17 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private int inBatches(Connection c, String statement, IntConsumer afterEachBatch) throws SQLException {
         int total = 0;
+        int conflicts = 0;
         while (true) {
-            int changed = update(c, statement);
+            int changed;
+            try {
+                changed = update(c, statement);
+            } catch (SQLException e) {
+                // A row of the batch moved or was taken meanwhile (a partitioned table raises this where a plain one
+                // skips the row): the batch, rolled back whole, is chosen again.
+                if (!Failures.lostConflict(e) || ++conflicts > 3) throw e;
+                continue;
+            }
             total += changed;
             if (changed > 0) afterEachBatch.accept(changed);
             if (changed < settings.batchSize()) return total;

@@ -27,7 +27,7 @@ final class TimePartitions {
     /** Partitions made beyond the current one, so that the clock never outruns the housekeeping. */
     static final int AHEAD = 3;
     /** How long a drop waits for its exclusive lock on the key table (which queues every statement behind it). */
-    private static final String DDL_LOCK_TIMEOUT = "200ms";
+    private static final String DDL_LOCK_TIMEOUT = "50ms";
     private static final String LOCK_NOT_GRANTED = "55P03";
     private static final String NO_SUCH_TABLE = "42P01";
     private static final DateTimeFormatter SUFFIX = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC);
@@ -170,13 +170,14 @@ final class TimePartitions {
     /**
      * Drops every partition that ended at least a ttl ago and holds nothing still remembered, reporting the keys each
      * took with it; moves keys of unknown outcome out of such partitions first. A partition still holding a key in
-     * flight waits for a later round, as does one whose lock is not granted within {@link #DDL_LOCK_TIMEOUT}. The last
-     * look and the drop happen with the key table locked (a few milliseconds), so that no write committing meanwhile
-     * can leave a key there.
+     * flight waits for a later round. The last look and the detach happen with the key table locked, so that no write
+     * committing meanwhile can leave a key there; the lock queues every statement behind it, so it is asked for only
+     * while no other transaction has held the table for long, and waited for at most {@link #DDL_LOCK_TIMEOUT}; the
+     * round ends at the first refusal. The detached table is dropped after the lock is released.
      */
     int dropExpired(Connection c, IntConsumer afterEachPartition) throws SQLException {
         long now = nowSeconds(c);
-        int dropped = 0;
+        int dropped = dropDetached(c, now, afterEachPartition);
         for (String suffix : partitions(c)) {
             long start = SUFFIX.parse(suffix.toUpperCase(Locale.ROOT), Instant::from).getEpochSecond();
             if (start + widthSeconds + ttlSeconds > now) continue;
@@ -190,20 +191,68 @@ final class TimePartitions {
                     }
                 }
                 if (holdsLiveKeys(s, partition)) continue;
+                if (tableHeldLong(s)) return dropped; // asking for the lock now would hold every request behind it
                 int keys = keysIn(s, partition);
-                boolean[] gone = {false};
+                boolean[] detached = {false};
                 inTransaction(c, DDL_LOCK_TIMEOUT, locked -> {
                     locked.execute("LOCK TABLE ONLY " + table + " IN ACCESS EXCLUSIVE MODE");
+                    // Same order as every statement (the table, then its partition); one held by vacuum is left at once.
+                    locked.execute("LOCK TABLE " + partition + " IN ACCESS EXCLUSIVE MODE NOWAIT");
                     if (holdsLiveKeys(locked, partition)) return;
-                    locked.execute("DROP TABLE " + partition);
-                    gone[0] = true;
+                    locked.execute("ALTER TABLE " + table + " DETACH PARTITION " + partition);
+                    detached[0] = true;
                 });
-                if (!gone[0]) continue;
+                if (!detached[0]) continue;
+                s.execute("DROP TABLE IF EXISTS " + partition);
                 dropped += keys;
                 if (keys > 0) afterEachPartition.accept(keys);
             } catch (SQLException e) {
-                // Its lock not granted in time (the next round tries again), or another node dropped it first.
-                if (!LOCK_NOT_GRANTED.equals(e.getSQLState()) && !NO_SUCH_TABLE.equals(e.getSQLState())) throw e;
+                if (LOCK_NOT_GRANTED.equals(e.getSQLState())) return dropped; // the next round tries again
+                // Another node dropped it first, or one of its rows moved meanwhile: the next round looks again.
+                if (!NO_SUCH_TABLE.equals(e.getSQLState()) && !Failures.lostConflict(e)) throw e;
+            }
+        }
+        return dropped;
+    }
+
+    /** Whether another transaction has held a lock on the key table for longer than the drop may wait. */
+    private boolean tableHeldLong(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT EXISTS (SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                + " WHERE l.relation = to_regclass('" + table + "') AND l.granted AND l.pid <> pg_backend_pid()"
+                + " AND a.xact_start < clock_timestamp() - INTERVAL '" + DDL_LOCK_TIMEOUT + "')")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
+    /**
+     * Partitions detached but not yet dropped (the store stopped between the two): each ended a ttl ago and held
+     * nothing remembered when it was detached, so it goes now.
+     */
+    private int dropDetached(Connection c, long now, IntConsumer afterEachPartition) throws SQLException {
+        List<String> detached = new ArrayList<>();
+        try (PreparedStatement ps = prepare(c, "SELECT t.relname FROM pg_class t WHERE t.relkind = 'r'"
+                + " AND t.relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = to_regclass(?))"
+                + " AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = t.oid) AND t.relname LIKE ?")) {
+            ps.setString(1, table);
+            ps.setString(2, name.toLowerCase(Locale.ROOT).replace("_", "\\_") + "\\_p%");
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Matcher m = partitionName.matcher(rs.getString(1));
+                    if (m.matches() && SUFFIX.parse(m.group(1).toUpperCase(Locale.ROOT), Instant::from).getEpochSecond()
+                            + widthSeconds + ttlSeconds <= now) {
+                        detached.add(schemaPrefix + rs.getString(1));
+                    }
+                }
+            }
+        }
+        int dropped = 0;
+        for (String orphan : detached) {
+            try (Statement s = statement(c)) {
+                int keys = keysIn(s, orphan);
+                s.execute("DROP TABLE IF EXISTS " + orphan);
+                dropped += keys;
+                if (keys > 0) afterEachPartition.accept(keys);
             }
         }
         return dropped;

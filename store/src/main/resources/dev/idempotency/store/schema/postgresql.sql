@@ -5,7 +5,8 @@
 -- Run by hand where the application account has no DDL rights, then start the agent with schema=validate or none.
 -- The three partition placeholders in the key table are empty, or, for a key table in time partitions
 -- (idempotency.store.partitioning), its partition column, that column in the primary key and the PARTITION BY clause;
--- postgresql-partitioned.sql then adds the functions such a table needs. The agent's "schema" command fills them in.
+-- such a table needs the functions of postgresql-partitioned.sql, run before this file. The agent's "schema" command
+-- prints both, in that order, with everything filled in.
 CREATE TABLE IF NOT EXISTS ${table} (
     scope            VARCHAR(255) NOT NULL,
     idem_key         VARCHAR(255) NOT NULL,
