@@ -22,6 +22,20 @@ final class E2eEnvironment {
     /** The Temurin 25 JDK installed beside the default one. */
     static Path jdk25() { return Paths.get("/usr/lib/jvm/temurin-25-jdk-amd64"); }
 
+    /**
+     * Debian's OpenJDK 11 runtime (bullseye's openjdk-11-jre-headless, which .ci/run installs pinned to that one
+     * package), or another JDK 11 named by IDEMPOTENCY_TEST_JDK11.
+     */
+    static Path jdk11() {
+        String home = System.getenv("IDEMPOTENCY_TEST_JDK11");
+        Path jdk = Paths.get(home != null ? home : "/usr/lib/jvm/java-11-openjdk-amd64");
+        if (!java.nio.file.Files.isExecutable(jdk.resolve("bin/java"))) {
+            throw new IllegalStateException("no JDK 11 at " + jdk + ": install Debian bullseye's openjdk-11-jre-headless as .ci/run does,"
+                    + " or set IDEMPOTENCY_TEST_JDK11");
+        }
+        return jdk;
+    }
+
     private static Path path(String property) {
         String value = System.getProperty(property);
         if (value == null) throw new IllegalStateException("system property " + property + " is not set; run through Maven (failsafe)");
