@@ -28,6 +28,11 @@ final class TomcatServer extends ServerProcess {
         return new TomcatServer(E2eEnvironment.tomcat10(), E2eEnvironment.war("payments-jakarta.war"));
     }
 
+    /** Tomcat 11 (Servlet 6.1, jakarta) with the payments WAR. */
+    static TomcatServer tomcat11() throws IOException {
+        return new TomcatServer(E2eEnvironment.tomcat11(), E2eEnvironment.war("payments-jakarta.war"));
+    }
+
     /** The legacy shop (filters that read the form first, its own authentication, uploads, async work) on Tomcat 9. */
     static TomcatServer legacyTomcat9() throws IOException {
         return new TomcatServer(E2eEnvironment.tomcat9(), E2eEnvironment.war("legacy-javax.war"));
@@ -36,6 +41,11 @@ final class TomcatServer extends ServerProcess {
     /** The legacy shop relocated to jakarta, on Tomcat 10.1. */
     static TomcatServer legacyTomcat10() throws IOException {
         return new TomcatServer(E2eEnvironment.tomcat10(), E2eEnvironment.war("legacy-jakarta.war"));
+    }
+
+    /** The legacy shop relocated to jakarta, on Tomcat 11. */
+    static TomcatServer legacyTomcat11() throws IOException {
+        return new TomcatServer(E2eEnvironment.tomcat11(), E2eEnvironment.war("legacy-jakarta.war"));
     }
 
     /** The transfers WAR, whose DataSource the caller declares with {@link #context} and whose driver goes to lib/. */

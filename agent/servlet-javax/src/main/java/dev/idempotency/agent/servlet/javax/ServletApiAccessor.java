@@ -151,19 +151,31 @@ public final class ServletApiAccessor implements ServletAccessor {
 
     @Override public void setHeader(Object response, String name, String value) { ((HttpServletResponse) response).setHeader(name, value); }
 
-    @Override public void setContentLength(Object response, int length) { ((HttpServletResponse) response).setContentLength(length); }
+    // The calls that send the captured response: each first lifts a suspension Tomcat put on it after a forward.
+
+    @Override
+    public void setContentLength(Object response, int length) {
+        SuspendedAfterForward.lift((HttpServletResponse) response);
+        ((HttpServletResponse) response).setContentLength(length);
+    }
 
     @Override
     public void sendError(Object response, int status, String message) throws IOException {
+        SuspendedAfterForward.lift((HttpServletResponse) response);
         if (message == null) ((HttpServletResponse) response).sendError(status);
         else ((HttpServletResponse) response).sendError(status, message);
     }
 
-    @Override public OutputStream outputStream(Object response) throws IOException { return ((HttpServletResponse) response).getOutputStream(); }
+    @Override
+    public OutputStream outputStream(Object response) throws IOException {
+        SuspendedAfterForward.lift((HttpServletResponse) response);
+        return ((HttpServletResponse) response).getOutputStream();
+    }
 
     @Override
     public void send(Object response, int status, List<String[]> headers, byte[] body, boolean keepEarlierHeaders) throws IOException {
         HttpServletResponse r = (HttpServletResponse) response;
+        SuspendedAfterForward.lift(r);
         if (keepEarlierHeaders) r.resetBuffer();
         else r.reset();
         r.setStatus(status);

@@ -1,0 +1,12 @@
+package dev.idempotency.e2e;
+
+/**
+ * Tomcat 11 (Servlet 6.1, jakarta), the embedded H2 default store. Tomcat 11 suspends a wrapped response after a
+ * forward by default: the forward scenario proves the agent still sends what the forward wrote.
+ */
+class Tomcat11H2IT extends PaymentsScenarios {
+    @Override
+    protected ServerProcess server() throws Exception {
+        return TomcatServer.tomcat11();
+    }
+}
