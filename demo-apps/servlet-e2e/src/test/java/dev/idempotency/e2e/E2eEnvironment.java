@@ -17,6 +17,8 @@ final class E2eEnvironment {
     static Path tomcat10() { return path("e2e.servers").resolve(System.getProperty("e2e.tomcat10")); }
     static Path tomcat11() { return path("e2e.servers").resolve(System.getProperty("e2e.tomcat11")); }
     static Path jetty12() { return path("e2e.servers").resolve(System.getProperty("e2e.jetty12")); }
+    static Path jetty11() { return path("e2e.servers").resolve(System.getProperty("e2e.jetty11")); }
+    static Path jetty94() { return path("e2e.servers").resolve(System.getProperty("e2e.jetty94")); }
     static Path wildfly26() { return path("e2e.servers").resolve(System.getProperty("e2e.wildfly26")); }
     static Path wildfly39() { return path("e2e.servers").resolve(System.getProperty("e2e.wildfly39")); }
 
