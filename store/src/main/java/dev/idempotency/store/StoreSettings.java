@@ -66,7 +66,7 @@ public final class StoreSettings {
         requireBetween("ttl", ttl, Duration.ofMillis(100), MAX_TTL);
         requireBetween("unknown-retention", unknownRetention, MIN_UNKNOWN_RETENTION, MAX_UNKNOWN_RETENTION);
         if (batchSize < 1) fail("batch-size", String.valueOf(batchSize), "a positive number");
-        if (partitioning != null && !dividesADay(partitioning)) {
+        if (partitioning != null && !isPartitionWidth(partitioning)) {
             fail("partitioning", String.valueOf(partitioning), "none, daily, hourly, or a whole number of seconds from 1s to 1d that divides a day");
         }
         // Every statement by (scope, key) opens every partition and its indexes: a few dozen, not hundreds.
@@ -82,7 +82,8 @@ public final class StoreSettings {
     }
 
     // Partitions start at whole multiples of their width since the epoch: a width dividing a day keeps them on UTC days.
-    private static boolean dividesADay(Duration width) {
+    /** Whether a duration can be the width of the key table's time partitions. */
+    public static boolean isPartitionWidth(Duration width) {
         long seconds = width.getSeconds();
         return width.getNano() == 0 && seconds >= 1 && seconds <= 86_400 && 86_400 % seconds == 0;
     }

@@ -474,16 +474,8 @@ class PartitionedPostgresStoreTest extends PostgresStoreTest {
     }
 
     private String newestPartition() {
-        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT MAX(child.relname) FROM pg_inherits i"
-                + " JOIN pg_class child ON child.oid = i.inhrelid WHERE i.inhparent = to_regclass(?)")) {
-            ps.setString(1, table());
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getString(1);
-            }
-        } catch (SQLException e) {
-            throw new AssertionError(e);
-        }
+        List<String> names = partitionsNow();
+        return names.isEmpty() ? null : names.get(names.size() - 1);
     }
 
     /** The end, in epoch seconds, of a one-second partition named by the store. */

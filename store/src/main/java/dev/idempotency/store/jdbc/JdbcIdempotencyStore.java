@@ -100,7 +100,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     + dialect.name() + " store has no time partitioning (PostgreSQL only); leave it unset");
         }
         this.partitions = settings.partitioning() == null ? null
-                : new TimePartitions(settings.table(), settings.partitioning(), settings.ttl(),
+                : new TimePartitions(settings.table(), dialect.schemaLockStatement(settings.table()), settings.partitioning(), settings.ttl(),
                 Dialect.seconds(settings.queryTimeout()), settings.batchSize());
         this.sql = new Sql(dialect, settings.table(), settings.batchSize(), settings.unknownRetention().toMillis(),
                 settings.lease().toMillis(), settings.ttl().toMillis(), partitions != null);
@@ -196,7 +196,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         long refused = partitionsRefusedAt;
         if (refused != 0 && System.nanoTime() - refused < TimeUnit.SECONDS.toNanos(1)) return;
         try {
-            partitions.createAhead(c, dialect.schemaLockStatement(settings.table()));
+            partitions.createAhead(c);
         } catch (SQLException e) {
             if (!TimePartitions.lockNotGranted(e)) throw e;
             partitionsRefusedAt = System.nanoTime();
@@ -324,7 +324,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return housekeeping("purge expired keys", c -> {
             int keys;
             if (partitions != null) {
-                partitions.createAhead(c, dialect.schemaLockStatement(settings.table()));
+                partitions.createAhead(c);
                 keys = partitions.dropExpired(c, afterEachBatch);
             } else {
                 keys = inBatches(c, sql.purge, afterEachBatch);
@@ -1137,7 +1137,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         SchemaManager.apply(c, dialect, settings.table(), settings.schemaMode(), markedEffects, settings.partitioning());
         if (partitions != null && settings.schemaMode() != SchemaMode.NONE) {
             try {
-                partitions.createAhead(c, dialect.schemaLockStatement(settings.table()));
+                partitions.createAhead(c);
             } catch (SQLException e) {
                 if (Failures.unavailable(e)) throw e;
                 throw new StoreConfigurationException("cannot create the time partitions of idempotency table '" + settings.table()

@@ -41,9 +41,12 @@ final class TimePartitions {
     private final long ttlSeconds;
     private final Pattern partitionName;
     private final int queryTimeoutSeconds;
+    private final String lockStatement;
     private final String moveUnknownOut;
 
-    TimePartitions(String table, Duration width, Duration ttl, int queryTimeoutSeconds, int batchSize) {
+    /** {@code lockStatement}: the transaction-scoped lock that serialises schema changes to the table across nodes. */
+    TimePartitions(String table, String lockStatement, Duration width, Duration ttl, int queryTimeoutSeconds, int batchSize) {
+        this.lockStatement = lockStatement;
         this.queryTimeoutSeconds = queryTimeoutSeconds;
         this.table = table;
         int dot = table.indexOf('.');
@@ -118,7 +121,7 @@ final class TimePartitions {
      * When that lock is not granted within the session's lock timeout, partitions ahead are made by a later round: this
      * fails only when the current partition is still missing.
      */
-    synchronized void createAhead(Connection c, String lockStatement) throws SQLException {
+    synchronized void createAhead(Connection c) throws SQLException {
         long current = currentIndex(c);
         if (missingFrom(c, current).isEmpty()) return;
         try {

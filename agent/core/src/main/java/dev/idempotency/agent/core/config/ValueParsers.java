@@ -25,8 +25,7 @@ public final class ValueParsers {
         if (v.equals("daily")) return java.util.Optional.of(Duration.ofDays(1));
         if (v.equals("hourly")) return java.util.Optional.of(Duration.ofHours(1));
         Duration d = duration(v);
-        boolean dividesADay = d != null && d.getNano() == 0 && d.getSeconds() >= 1 && d.getSeconds() <= 86_400 && 86_400 % d.getSeconds() == 0;
-        return dividesADay ? java.util.Optional.of(d) : null;
+        return d != null && dev.idempotency.store.StoreSettings.isPartitionWidth(d) ? java.util.Optional.of(d) : null;
     }
 
     public static Duration duration(String value) {
