@@ -19,6 +19,10 @@ final class E2eEnvironment {
     static Path jetty12() { return path("e2e.servers").resolve(System.getProperty("e2e.jetty12")); }
     static Path jetty11() { return path("e2e.servers").resolve(System.getProperty("e2e.jetty11")); }
     static Path jetty94() { return path("e2e.servers").resolve(System.getProperty("e2e.jetty94")); }
+    static Path tomee8() { return path("e2e.servers").resolve(System.getProperty("e2e.tomee8")); }
+    static Path tomee9() { return path("e2e.servers").resolve(System.getProperty("e2e.tomee9")); }
+    static Path payara5() { return path("e2e.servers").resolve("payara5"); }
+    static Path payara6() { return path("e2e.servers").resolve("payara6"); }
     static Path wildfly26() { return path("e2e.servers").resolve(System.getProperty("e2e.wildfly26")); }
     static Path wildfly39() { return path("e2e.servers").resolve(System.getProperty("e2e.wildfly39")); }
 

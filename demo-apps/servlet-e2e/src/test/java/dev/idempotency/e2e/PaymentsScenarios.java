@@ -61,6 +61,11 @@ abstract class PaymentsScenarios extends ServerScenarios {
         assertEquals(before, client.count("charge"));
     }
 
+    /** True for a container that answers 400 itself to a header value with a non-ASCII byte (Payara 6's Grizzly). */
+    protected boolean containerRefusesNonAsciiHeaderValues() {
+        return false;
+    }
+
     @Test
     void malformedKeysAre400AndTheApplicationDoesNotRun() throws Exception {
         long before = client.count("charge");
@@ -72,6 +77,10 @@ abstract class PaymentsScenarios extends ServerScenarios {
             Client.RawResponse r = Client.raw(server.port, "POST /shop/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                     + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n" + header + "\r\n", body);
             assertEquals(400, r.status(), header + " -> " + r.head() + "\n" + r.body());
+            if (header.contains("\u00e9") && containerRefusesNonAsciiHeaderValues()) {
+                assertFalse(r.body().contains(PROBLEM), "the container's own refusal: " + r.body());
+                continue;
+            }
             assertTrue(r.body().contains(PROBLEM + "key-invalid"), header + " -> " + r.body());
         }
         assertEquals(before, client.count("charge"));

@@ -218,7 +218,33 @@ abstract class ServerProcess implements AutoCloseable {
         stop();
     }
 
-    private static int freePort() throws IOException {
+    /**
+     * For launch scripts that split their options on spaces (WildFly's standalone.sh, TomEE's catalina.sh): the agent's
+     * settings go into a properties file named by idempotency.config, as an operator of such a server keeps them.
+     * Returns the other options, with the one naming that file.
+     */
+    protected List<String> withSettingsInFile(List<String> jvmOptions) {
+        java.util.Properties settings = new java.util.Properties();
+        List<String> options = new ArrayList<>();
+        for (String option : jvmOptions) {
+            if (option.startsWith("-Didempotency.")) {
+                int eq = option.indexOf('=');
+                settings.setProperty(option.substring(2, eq), option.substring(eq + 1));
+            } else {
+                options.add(option);
+            }
+        }
+        Path file = work.resolve("idempotency-agent.properties");
+        try (java.io.Writer out = Files.newBufferedWriter(file)) {
+            settings.store(out, "agent settings for this server");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        options.add("-Didempotency.config=" + file);
+        return options;
+    }
+
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }

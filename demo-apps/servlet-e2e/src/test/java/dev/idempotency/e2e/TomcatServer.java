@@ -73,9 +73,11 @@ final class TomcatServer extends ServerProcess {
         return this;
     }
 
-    @Override
-    protected void prepare() throws IOException {
-        Path base = work.resolve("base");
+    /**
+     * A CATALINA_BASE of its own for a Tomcat-shaped distribution (Tomcat, TomEE): the distribution's conf, no shutdown
+     * port, the HTTP connector on the given loopback port, and the WAR as shop.war.
+     */
+    static void prepareBase(Path home, Path base, int port, Path war) throws IOException {
         copyTree(home.resolve("conf"), base.resolve("conf"));
         for (String dir : new String[] {"logs", "temp", "work", "webapps"}) Files.createDirectories(base.resolve(dir));
         Path serverXml = base.resolve("conf/server.xml");
@@ -84,6 +86,12 @@ final class TomcatServer extends ServerProcess {
                 .replace("port=\"8080\"", "port=\"" + port + "\" address=\"127.0.0.1\"");
         Files.write(serverXml, xml.getBytes(StandardCharsets.UTF_8));
         Files.copy(war, base.resolve("webapps/shop.war"));
+    }
+
+    @Override
+    protected void prepare() throws IOException {
+        Path base = work.resolve("base");
+        prepareBase(home, base, port, war);
         if (!libraries.isEmpty()) Files.createDirectories(base.resolve("lib"));
         for (Path jar : libraries) Files.copy(jar, base.resolve("lib").resolve(jar.getFileName()));
         if (contextXml != null) {

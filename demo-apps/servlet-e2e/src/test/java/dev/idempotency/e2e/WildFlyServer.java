@@ -5,11 +5,9 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * A stock WildFly started by its own bin/standalone.sh, the agent in JAVA_OPTS as an operator would put it. The server
@@ -37,29 +35,10 @@ final class WildFlyServer extends ServerProcess {
         Files.copy(war, base.resolve("deployments/shop.war"));
     }
 
-    /**
-     * standalone.sh splits JAVA_OPTS on spaces, so the agent's settings go into a properties file named by
-     * idempotency.config, as an operator of such a server would keep them.
-     */
+    /** standalone.sh splits JAVA_OPTS on spaces: the agent's settings go into a file. */
     @Override
     protected void environment(Map<String, String> environment, Path javaHome, List<String> jvmOptions) {
-        Properties settings = new Properties();
-        List<String> options = new ArrayList<>();
-        for (String option : jvmOptions) {
-            if (option.startsWith("-Didempotency.")) {
-                int eq = option.indexOf('=');
-                settings.setProperty(option.substring(2, eq), option.substring(eq + 1));
-            } else {
-                options.add(option);
-            }
-        }
-        Path file = work.resolve("idempotency-agent.properties");
-        try (java.io.Writer out = Files.newBufferedWriter(file)) {
-            settings.store(out, "agent settings for this WildFly");
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        options.add("-Didempotency.config=" + file);
+        List<String> options = withSettingsInFile(jvmOptions);
         environment.put("JAVA_HOME", javaHome.toString());
         environment.put("JAVA", javaHome.resolve("bin/java").toString());
         // standalone.conf adds its defaults (heap, JBoss Modules system packages) when JAVA_OPTS is unset; keep them.

@@ -28,6 +28,16 @@ public final class EdgeLoader extends ClassLoader {
         }
     }
 
+    /**
+     * The edge's class files, for runtimes that read the bytes of the classes an application names (TomEE's annotation
+     * scanner asks the class's loader for them); everything else is found by the parent.
+     */
+    @Override
+    protected java.net.URL findResource(String name) {
+        return name.startsWith(edgePackage.replace('.', '/')) && name.endsWith(".class")
+                ? EdgeLoader.class.getClassLoader().getResource(name) : null;
+    }
+
     @Override
     protected Class<?> findClass(String name) throws ClassNotFoundException {
         String resource = name.replace('.', '/') + ".class";

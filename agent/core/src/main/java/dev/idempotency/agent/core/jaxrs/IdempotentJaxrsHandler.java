@@ -32,6 +32,8 @@ import java.util.Set;
  */
 public final class IdempotentJaxrsHandler implements JaxrsHandler {
     private static final String EXCHANGE = "dev.idempotency.agent.jaxrs-exchange";
+    /** Applications a runtime builds around the application's own (TomEE wraps every one, javax and jakarta alike). */
+    private static final Set<String> RUNTIME_WRAPPERS = java.util.Collections.singleton("org.apache.openejb.server.rest.InternalApplication");
 
     private final AgentConfig config;
     private final IdempotencyGate gate;
@@ -50,6 +52,9 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
 
     @Override
     public Object withAgentFilter(Object application, Object classes) {
+        // a runtime's wrapper holds the application's own classes (filter included) or the runtime's scan of them,
+        // and is filled through the set it returns: neither evidence of coverage nor a set to replace
+        if (RUNTIME_WRAPPERS.contains(application.getClass().getName())) return classes;
         if (!(classes instanceof Collection) || ((Collection<?>) classes).isEmpty()) {
             coverage.uncovered(application);
             return classes; // empty: the runtime scans for resources, and adding a class would stop it from scanning

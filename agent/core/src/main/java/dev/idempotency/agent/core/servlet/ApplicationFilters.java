@@ -21,7 +21,9 @@ final class ApplicationFilters {
             "org.apache.wicket.protocol.http.WicketFilter",
             "org.apache.tapestry5.TapestryFilter",
             "org.glassfish.jersey.servlet.ServletContainer",
-            "org.jboss.resteasy.plugins.server.servlet.FilterDispatcher"));
+            "org.jboss.resteasy.plugins.server.servlet.FilterDispatcher",
+            // TomEE serves its JAX-RS applications (CXF) from this filter, never reaching a servlet
+            "org.apache.tomee.webservices.CXFJAXRSFilter"));
 
     private final ClassValue<Boolean> byClass;
 

@@ -39,9 +39,11 @@ public final class IdempotentServletHandler implements ServletHandler {
     private final ServletEdges edges = new ServletEdges();
     private final ApplicationFilters applicationFilters;
     private final JaxrsCoverage jaxrsCoverage;
+    /** JAX-RS runtimes' servlets and the filters that serve as them (Jersey's as either, TomEE's CXF filter). */
     private final ClassValue<Boolean> jaxrsContainers = new ComponentsNamed(
             "org.glassfish.jersey.servlet.ServletContainer",
-            "org.jboss.resteasy.plugins.server.servlet.HttpServletDispatcher");
+            "org.jboss.resteasy.plugins.server.servlet.HttpServletDispatcher",
+            "org.apache.tomee.webservices.CXFJAXRSFilter");
     private final RateLimitedLog faults = new RateLimitedLog(10_000);
     private final RateLimitedLog undecided = new RateLimitedLog(60_000);
 
@@ -102,7 +104,7 @@ public final class IdempotentServletHandler implements ServletHandler {
         if (!async && !http.isInitialDispatch(request) && !http.isForwardDispatch(request)) return null;
         // an asynchronous dispatch may carry the container's own request, whose body the agent has consumed
         Object current = async && pending.capture() != null ? http.capturedRequest(request, pending.capture()) : request;
-        return guarded(http, response, () -> decide(http, pending, component, servlet, current, response));
+        return guarded(http, response, () -> decide(http, pending, component, current, response));
     }
 
     @Override
@@ -139,7 +141,7 @@ public final class IdempotentServletHandler implements ServletHandler {
         if (!keyed) {
             PendingDecision pending = PendingDecision.keyMissing(method);
             http.setAttribute(request, ExchangeAttributes.HANDLED, pending);
-            return decisionPoint ? decide(http, pending, component, servlet, request, response) : new SimpleExchanges.Entry(http, pending, request, response);
+            return decisionPoint ? decide(http, pending, component, request, response) : new SimpleExchanges.Entry(http, pending, request, response);
         }
         RequestCapture capture = gate.capture(method, path, http.queryString(request), http.contentType(request),
                 http.headers(request, config.header), () -> http.body(request), http.contentLength(request));
@@ -150,14 +152,14 @@ public final class IdempotentServletHandler implements ServletHandler {
         PendingDecision pending = PendingDecision.of(capture);
         http.setAttribute(request, ExchangeAttributes.HANDLED, pending);
         Object captured = http.capturedRequest(request, capture);
-        return decisionPoint ? decide(http, pending, component, servlet, captured, response) : new SimpleExchanges.Entry(http, pending, captured, response);
+        return decisionPoint ? decide(http, pending, component, captured, response) : new SimpleExchanges.Entry(http, pending, captured, response);
     }
 
     /** Step two, where the application's code starts: reserve, replay or refuse. */
-    private ServletExchange decide(ServletAccessor http, PendingDecision pending, Object component, boolean servlet, Object request,
+    private ServletExchange decide(ServletAccessor http, PendingDecision pending, Object component, Object request,
                                    Object response) {
         RequestCapture capture = pending.capture();
-        if (capture != null && servlet && pending.deferredBy() == null && jaxrsContainers.get(component.getClass())
+        if (capture != null && pending.deferredBy() == null && jaxrsContainers.get(component.getClass())
                 && jaxrsCoverage.coversCurrentApplication()) {
             // a JAX-RS runtime with the agent's filter inside: it decides after the runtime's own authentication; if
             // the runtime passes the request on undecided (no resource matched), the next decision point decides

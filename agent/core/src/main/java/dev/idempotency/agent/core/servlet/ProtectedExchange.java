@@ -84,7 +84,10 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     /** The servlet returned or threw: finish now, or when its asynchronous cycle ends. */
     void serviceExited(Object currentRequest, Throwable thrown) {
         RequestEffects.unwatchCurrentThread(); // this thread may serve other requests next
-        if (abandoned) return; // only the application's own late complete() may end an abandoned request
+        if (abandoned) { // only the application's own late complete() may end an abandoned request
+            relayContainersTimeoutAnswer();
+            return;
+        }
         if (thrown == null && http.isAsyncStarted(currentRequest)) {
             Admission running = admission;
             if (running != null) running.continuesOffThread(); // a cycle started on the container's own request too
@@ -267,6 +270,17 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     private boolean lateResultWorthRecording() {
         int status = errorStatus > 0 ? errorStatus : http.status(response);
         return status < 500 && !retryStatuses.contains(status);
+    }
+
+    /**
+     * A dispatch that ends after the container timed the cycle out is the container (or its runtime: CXF answers its
+     * timeout in a dispatch of its own) still serving this request on its live response. Its server error or "try
+     * later" says nothing of the work, whose key stays owned, so that status reaches the client, without a body; a
+     * result would be the application's late one, which is recorded, not sent.
+     */
+    private void relayContainersTimeoutAnswer() {
+        if (lateResultWorthRecording()) return;
+        http.setStatus(originalResponse, errorStatus > 0 ? errorStatus : http.status(response));
     }
 
     /** No key was owned (the JAX-RS layer answered, or its authentication refused): the response goes out as it is. */

@@ -1,0 +1,9 @@
+package dev.idempotency.e2e;
+
+/** Payara Server 5 (Java EE 8, javax; Felix OSGi), the servlet suite's payments WAR, embedded H2. */
+class Payara5IT extends PaymentsScenarios {
+    @Override
+    protected ServerProcess server() throws Exception {
+        return PayaraServer.payara5();
+    }
+}

@@ -1,0 +1,9 @@
+package dev.idempotency.e2e;
+
+/** Apache TomEE 8 web profile, the orders WAR's JAX-RS resources on the server's own CXF. */
+class TomEe8CxfIT extends JaxrsOrdersScenarios {
+    @Override
+    protected ServerProcess server() throws Exception {
+        return TomEeServer.tomee8("orders-ee8.war").application("/shop", "/api/counters");
+    }
+}

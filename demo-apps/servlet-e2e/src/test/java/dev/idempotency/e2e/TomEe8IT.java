@@ -1,0 +1,9 @@
+package dev.idempotency.e2e;
+
+/** Apache TomEE 8 web profile (Java EE 8, javax), the servlet suite's payments WAR, embedded H2. */
+class TomEe8IT extends PaymentsScenarios {
+    @Override
+    protected ServerProcess server() throws Exception {
+        return TomEeServer.tomee8("payments-javax.war");
+    }
+}

@@ -1,0 +1,9 @@
+package dev.idempotency.e2e;
+
+/** Apache TomEE 9 web profile, the orders WAR's JAX-RS resources on the server's own CXF. */
+class TomEe9CxfIT extends JaxrsOrdersScenarios {
+    @Override
+    protected ServerProcess server() throws Exception {
+        return TomEeServer.tomee9("orders-ee10.war").application("/shop", "/api/counters");
+    }
+}

@@ -1,0 +1,9 @@
+package dev.idempotency.e2e;
+
+/** Apache TomEE 9 web profile (Jakarta EE 9.1, jakarta), the servlet suite's payments WAR, embedded H2. */
+class TomEe9IT extends PaymentsScenarios {
+    @Override
+    protected ServerProcess server() throws Exception {
+        return TomEeServer.tomee9("payments-jakarta.war");
+    }
+}
