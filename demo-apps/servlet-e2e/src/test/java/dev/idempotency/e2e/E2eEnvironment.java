@@ -23,6 +23,7 @@ final class E2eEnvironment {
     static Path tomee9() { return path("e2e.servers").resolve(System.getProperty("e2e.tomee9")); }
     static Path payara5() { return path("e2e.servers").resolve("payara5"); }
     static Path payara6() { return path("e2e.servers").resolve("payara6"); }
+    static Path openLiberty() { return path("e2e.servers").resolve("wlp"); }
     static Path wildfly26() { return path("e2e.servers").resolve(System.getProperty("e2e.wildfly26")); }
     static Path wildfly39() { return path("e2e.servers").resolve(System.getProperty("e2e.wildfly39")); }
 

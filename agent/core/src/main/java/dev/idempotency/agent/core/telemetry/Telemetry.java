@@ -60,13 +60,29 @@ public final class Telemetry {
 
     private void registerMBean() {
         try {
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            MBeanServer server = platformMBeanServer();
             ObjectName name = new ObjectName(OBJECT_NAME);
             if (server.isRegistered(name)) server.unregisterMBean(name);
             server.registerMBean(new AgentMBean(metrics, housekeeping), name);
             AgentLog.debug("MBean " + OBJECT_NAME + " registered");
         } catch (Exception | LinkageError e) {
             AgentLog.warn("could not register the MBean " + OBJECT_NAME + ": " + e);
+        }
+    }
+
+    /**
+     * The first call creates the platform MBean server with the builder the host names in
+     * javax.management.builder.initial (Open Liberty's lives on the class path), loaded through the context class
+     * loader: this agent thread's own loader cannot see it, the system class loader can.
+     */
+    private static MBeanServer platformMBeanServer() {
+        Thread current = Thread.currentThread();
+        ClassLoader context = current.getContextClassLoader();
+        current.setContextClassLoader(ClassLoader.getSystemClassLoader());
+        try {
+            return ManagementFactory.getPlatformMBeanServer();
+        } finally {
+            current.setContextClassLoader(context);
         }
     }
 
