@@ -44,6 +44,19 @@ final class E2eEnvironment {
         return jdk;
     }
 
+    /**
+     * Debian sid's OpenJDK 8 runtime beside sid's C library, as .ci/install-jdk8 lays it out (bookworm has neither a
+     * JDK 8 nor a C library new enough for sid's), or another JDK 8 named by IDEMPOTENCY_TEST_JDK8.
+     */
+    static Path jdk8() {
+        String home = System.getenv("IDEMPOTENCY_TEST_JDK8");
+        Path jdk = Paths.get(home != null ? home : "/opt/idempotency-jdk8/usr/lib/jvm/java-8-openjdk-amd64/jre");
+        if (!java.nio.file.Files.isExecutable(jdk.resolve("bin/java"))) {
+            throw new IllegalStateException("no JDK 8 at " + jdk + ": run .ci/install-jdk8 as .ci/run does, or set IDEMPOTENCY_TEST_JDK8");
+        }
+        return jdk;
+    }
+
     private static Path path(String property) {
         String value = System.getProperty(property);
         if (value == null) throw new IllegalStateException("system property " + property + " is not set; run through Maven (failsafe)");
