@@ -88,7 +88,7 @@ abstract class JaxrsOrdersScenarios extends OrdersScenarios {
         }
     }
 
-    /** False for a container that cannot suspend a request (Jersey's JDK HttpServer container). */
+    /** False for a container that cannot suspend a request (the JDK HttpServer containers of Jersey and RESTEasy). */
     protected boolean containerSuspendsRequests() {
         return true;
     }
@@ -96,7 +96,7 @@ abstract class JaxrsOrdersScenarios extends OrdersScenarios {
     @Test
     void aSuspendedResourceWhoseRuntimeTimesOutKeepsItsKeyWhileItsWorkRuns() throws Exception {
         assumeTrue(containerSuspendsRequests(), "this container cannot suspend a request (Jersey's JDK HttpServer container"
-                + " answers \"Method suspend is not supported by the container\")");
+                + " answers \"Method suspend is not supported by the container\"; RESTEasy's answers 204 at once while the work goes on)");
         long jobs = client.count("job");
         String key = key();
         String ticket = UUID.randomUUID().toString();

@@ -70,7 +70,8 @@ final class StartUpTransformer implements ClassFileTransformer {
     public byte[] transform(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain, byte[] classFile) {
         // the bootstrap loader holds no servlets; the agent's own loader holds none either
         if (loader == null || loader == agentLoader || internalName == null || classFile == null) return null;
-        if (redefined == null && OsgiBootDelegation.decidesBootDelegation(internalName)) return OsgiBootDelegation.weave(internalName, classFile);
+        // a change of one method's code, which a redefinition may carry too: another agent's redefinition keeps it
+        if (OsgiBootDelegation.decidesBootDelegation(internalName)) return OsgiBootDelegation.weave(internalName, classFile);
         if (!mayNeed(internalName, classFile)) return null;
         // a redefinition may not add methods: only a class woven when it was defined is woven again
         if (redefined != null && !wasWoven(loader, internalName)) return null;

@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 class OsgiBootDelegationTest {
 
     @ParameterizedTest
-    @CsvSource({"org.apache.felix.framework.BundleWiringImpl, shouldBootDelegate, java.util",
-            "org.eclipse.osgi.internal.framework.EquinoxContainer, isBootDelegationPackage, sun.misc"})
+    @CsvSource({"org.apache.felix.framework.BundleWiringImpl, shouldBootDelegate, java.util", "org.apache.felix.framework.BundleWiringImpl, shouldBootDelegate, sun.misc",
+            "org.eclipse.osgi.internal.framework.EquinoxContainer, isBootDelegationPackage, sun.misc", "org.eclipse.osgi.internal.framework.EquinoxContainer, isBootDelegationPackage, com.sun.net"})
     void theWovenTestPassesTheBridgesPackageAndKeepsItsOwnAnswers(String framework, String test, String ownDelegation) throws Exception {
         byte[] original = classFile(framework);
         byte[] woven = new StartUpTransformer().transform(frameworkLoader(), framework.replace('.', '/'), null, null, original);
@@ -44,11 +44,15 @@ class OsgiBootDelegationTest {
     }
 
     @Test
-    void aRedefinitionIsNotWovenAgain() throws Exception {
+    void aRedefinitionIsWovenToo() throws Exception {
         String framework = "org.apache.felix.framework.BundleWiringImpl";
-        byte[] original = classFile(framework);
-        assertNull(new StartUpTransformer().transform(frameworkLoader(), framework.replace('.', '/'),
-                org.apache.felix.framework.BundleWiringImpl.class, null, original), "a redefinition may not add code");
+        byte[] woven = new StartUpTransformer().transform(frameworkLoader(), framework.replace('.', '/'),
+                org.apache.felix.framework.BundleWiringImpl.class, null, classFile(framework));
+        assertNotNull(woven, "another agent's redefinition keeps the bridge visible");
+        Class<?> type = new SingleClassLoader(framework, woven).loadClass(framework);
+        Method method = type.getDeclaredMethod("shouldBootDelegate", String.class);
+        method.setAccessible(true);
+        assertEquals(true, method.invoke(type.getConstructor().newInstance(), OsgiBootDelegation.BRIDGE_PACKAGE));
     }
 
     /** The loader a framework's classes come from: any but the agent's own, which the transformer skips. */

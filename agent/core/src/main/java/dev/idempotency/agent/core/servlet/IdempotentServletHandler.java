@@ -166,15 +166,23 @@ public final class IdempotentServletHandler implements ServletHandler {
             ProtectedExchange deferred = new ProtectedExchange(http, null, capture, config.header, config.maxResponseBytes,
                     config.retryStatuses, gate.memory(), request, response);
             pending.deferTo(deferred, component);
+            deferred.awaiting(pending);
             AgentLog.debug(capture.description() + ": decided by the agent's JAX-RS filter, after the runtime's authentication");
             return deferred;
         }
+        // a JAX-RS filter that left the decision to its runtime, which passed the request on down the chain: the
+        // exchange it made takes this decision's outcome, so that one exchange owns the response
+        PendingDecision.Deferred waiting = pending.deferred();
         pending.markDecided();
         if (capture == null) return answer(http, response, gate.keyMissing(pending.method()));
         Decision decision = gate.decide(capture, credentials(http, request), null);
         if (decision.answer() != null) {
             capture.releaseMemory(); // the application does not run: nothing reads the body any more
             return answer(http, response, decision.answer());
+        }
+        if (waiting != null) {
+            waiting.admitted(decision.admission());
+            return SimpleExchanges.passThrough(request, response);
         }
         if (decision.admission() == null) return SimpleExchanges.passThrough(request, response); // failure-mode open
         try {

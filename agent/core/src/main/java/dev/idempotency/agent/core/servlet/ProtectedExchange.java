@@ -35,6 +35,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     /** Null while the decision is left to the JAX-RS layer, and for good when it never came or ran unprotected. */
     private volatile Admission admission;
     private final AtomicBoolean finished = new AtomicBoolean();
+    private volatile PendingDecision awaited;
     private static final OutputStream DISCARD = new OutputStream() {
         @Override public void write(int b) { }
         @Override public void write(byte[] b, int off, int len) { }
@@ -275,16 +276,31 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     /**
      * A dispatch that ends after the container timed the cycle out is the container (or its runtime: CXF answers its
      * timeout in a dispatch of its own) still serving this request on its live response. Its server error or "try
-     * later" says nothing of the work, whose key stays owned, so that status reaches the client, without a body; a
-     * result would be the application's late one, which is recorded, not sent.
+     * later" says nothing of the work, whose key stays owned, so that status (and its Retry-After) reaches the client,
+     * without a body; a result would be the application's late one, which is recorded, not sent.
      */
     private void relayContainersTimeoutAnswer() {
         if (lateResultWorthRecording()) return;
         http.setStatus(originalResponse, errorStatus > 0 ? errorStatus : http.status(response));
+        for (String[] header : http.responseHeaders(response)) {
+            if ("Retry-After".equalsIgnoreCase(header[0])) http.setHeader(originalResponse, header[0], header[1]);
+        }
+    }
+
+    /** Set while the decision is left to the JAX-RS layer: what it decided, or that it never did. */
+    void awaiting(PendingDecision pending) {
+        this.awaited = pending;
     }
 
     /** No key was owned (the JAX-RS layer answered, or its authentication refused): the response goes out as it is. */
     private void passThrough(Throwable thrown) {
+        PendingDecision pending = awaited;
+        int status = errorStatus > 0 ? errorStatus : http.status(response);
+        if (pending != null && !pending.decided() && thrown == null && status < 400) {
+            // the runtime ran something without the agent's filter: say so rather than stay silent
+            AgentLog.warn(description + ": the JAX-RS runtime answered " + status + " without the agent's filter deciding; this"
+                    + " request was NOT protected (is the filter registered in every JAX-RS application of this web application?)");
+        }
         try {
             http.flushWriter(response);
         } catch (IOException | RuntimeException e) {

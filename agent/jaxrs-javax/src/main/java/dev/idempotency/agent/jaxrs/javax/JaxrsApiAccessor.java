@@ -66,7 +66,8 @@ final class JaxrsApiAccessor implements JaxrsAccessor {
 
     @Override
     public void abort(Object request, int status, List<String[]> headers, byte[] body) {
-        Response.ResponseBuilder response = Response.status(status).entity(body);
+        // no entity for no bytes: a runtime gives an entity a media type of its own (RESTEasy: octet-stream)
+        Response.ResponseBuilder response = Response.status(status).entity(body.length > 0 ? body : null);
         for (String[] h : headers) {
             if (h[0].equalsIgnoreCase("Content-Type")) response.type(h[1]);
             else response.header(h[0], h[1]);
@@ -74,10 +75,19 @@ final class JaxrsApiAccessor implements JaxrsAccessor {
         ((ContainerRequestContext) request).abortWith(response.build());
     }
 
+    /**
+     * Only a property this request holds itself. RESTEasy's container for the JDK HttpServer falls back to the
+     * exchange's attributes, which the JDK keeps per context rather than per exchange: a value another request set
+     * shows through there (the agent's state of another request), but never among this request's property names.
+     */
     @Override
     public Object property(Object context, String name) {
-        return context instanceof ContainerRequestContext ? ((ContainerRequestContext) context).getProperty(name)
-                : ((InterceptorContext) context).getProperty(name);
+        boolean request = context instanceof ContainerRequestContext;
+        Object value = request ? ((ContainerRequestContext) context).getProperty(name) : ((InterceptorContext) context).getProperty(name);
+        if (value == null) return null;
+        java.util.Collection<String> own = request ? ((ContainerRequestContext) context).getPropertyNames()
+                : ((InterceptorContext) context).getPropertyNames();
+        return own.contains(name) ? value : null;
     }
 
     @Override
