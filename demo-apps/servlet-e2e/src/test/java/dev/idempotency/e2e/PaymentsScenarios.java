@@ -228,6 +228,40 @@ abstract class PaymentsScenarios extends ServerScenarios {
         assertArrayEquals(alice.body(), aliceAgain.body());
     }
 
+    /** True for a Servlet 6.1 container, whose sendRedirect also takes a status. */
+    protected boolean servlet61() {
+        return false;
+    }
+
+    private HttpRequest.Builder checkout(String key, String redirectStatus) {
+        HttpRequest.Builder r = client.request("/checkout").header("Idempotency-Key", key).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"cart\":7}"));
+        return redirectStatus == null ? r : r.header("X-Redirect-Status", redirectStatus);
+    }
+
+    @Test
+    void aPostRedirectGetIsReplayedAndTheApplicationRunsOnce() throws Exception {
+        long before = client.count("checkout");
+        String key = key();
+        HttpResponse<byte[]> first = client.send(checkout(key, null));
+        assertEquals(302, first.statusCode(), text(first));
+        String location = first.headers().firstValue("Location").orElse("");
+        assertTrue(location.matches("(https?://[^/]+)?/shop/receipts/\\d+"), "the receipt, from the server's root: " + location);
+        assertReplayOf(first, client.send(checkout(key, null)));
+        assertEquals(before + 1, client.count("checkout"));
+    }
+
+    @Test
+    void aServlet61RedirectWithItsOwnStatusIsKeptWhereTheContainerOffersIt() throws Exception {
+        long before = client.count("checkout");
+        String key = key();
+        HttpResponse<byte[]> first = client.send(checkout(key, "303"));
+        assertEquals(servlet61() ? 303 : 302, first.statusCode(), "303 through sendRedirect(String, int) on Servlet 6.1: " + text(first));
+        assertTrue(first.headers().firstValue("Location").orElse("").matches("(https?://[^/]+)?/shop/receipts/\\d+"));
+        assertReplayOf(first, client.send(checkout(key, "303")));
+        assertEquals(before + 1, client.count("checkout"));
+    }
+
     /** What an operator does once the server has restarted, before clients come back; nothing by default. */
     protected void afterRestart() throws Exception {
     }

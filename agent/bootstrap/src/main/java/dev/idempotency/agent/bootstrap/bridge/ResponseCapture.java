@@ -18,8 +18,11 @@ public interface ResponseCapture {
     /** The application called sendError; the agent renders it when the exchange ends. */
     void sendError(int status, String message);
 
-    /** The application called sendRedirect. */
-    void sendRedirect(String location);
+    /**
+     * The application called sendRedirect: 302 and a cleared buffer before Servlet 6.1, which adds a status and whether
+     * to keep what was buffered.
+     */
+    void sendRedirect(String location, int status, boolean clearBuffer);
 
     /** The application completed its asynchronous cycle: record and send the response before the container ends it. */
     void beforeAsyncComplete();

@@ -132,10 +132,20 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     }
 
     @Override
-    public void sendRedirect(String location) {
-        http.setStatus(response, 302);
-        http.setHeader(response, "Location", location);
-        body.reset();
+    public void sendRedirect(String location, int status, boolean clearBuffer) {
+        http.setStatus(response, status);
+        http.setHeader(response, "Location", fromServerRoot(location));
+        if (clearBuffer) body.reset();
+    }
+
+    /**
+     * A location relative to the request's path made relative to the server's root, as the container would send it
+     * (Tomcat's default): the redirect is recorded as it leaves, not as the application named it.
+     */
+    private String fromServerRoot(String location) {
+        if (location.startsWith("/") || location.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*")) return location;
+        String uri = http.requestUri(request);
+        return uri.substring(0, uri.lastIndexOf('/') + 1) + location;
     }
 
     @Override public void beforeAsyncComplete() { finish(null, true); }

@@ -95,8 +95,23 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
     @Override
     public void sendRedirect(String location) {
+        sendRedirect(location, HttpServletResponse.SC_FOUND, true);
+    }
+
+    // Servlet 6.1's overloads. Compiled against an older API they override nothing here, but relocated to jakarta and
+    // run on a 6.1 container they override the wrapper's, which would pass the redirect straight to the container.
+
+    public void sendRedirect(String location, int status) {
+        sendRedirect(location, status, true);
+    }
+
+    public void sendRedirect(String location, boolean clearBuffer) {
+        sendRedirect(location, HttpServletResponse.SC_FOUND, clearBuffer);
+    }
+
+    public void sendRedirect(String location, int status, boolean clearBuffer) {
         if (isCommitted()) throw new IllegalStateException("the response is already committed");
-        capture.sendRedirect(location);
+        capture.sendRedirect(location, status, clearBuffer);
     }
 
     // After the container ended the request, the head goes to the detached copy.
