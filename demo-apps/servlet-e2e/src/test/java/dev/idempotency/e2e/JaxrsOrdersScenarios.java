@@ -80,7 +80,8 @@ abstract class JaxrsOrdersScenarios extends OrdersScenarios {
         assertEquals(deposits + 2, client.count("deposit"), "alice's deposit once, bob's once");
     }
 
-    private String jobState(String ticket) {
+    /** What the jobs resource says of a ticket: none, held or done. */
+    protected String jobState(String ticket) {
         try {
             return new String(client.send(client.request("/api/jobs/status?ticket=" + ticket)).body(), StandardCharsets.UTF_8);
         } catch (Exception e) {

@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.UUID;
@@ -45,13 +44,5 @@ class RestEasyStandaloneIT extends JaxrsOrdersScenarios {
         assertReplayOf(first, client.send(client.request("/api/jobs?ticket=" + ticket).header("Idempotency-Key", key)
                 .POST(HttpRequest.BodyPublishers.noBody())));
         assertEquals(jobs + 1, client.count("job"), "the work ran once");
-    }
-
-    private String jobState(String ticket) {
-        try {
-            return new String(client.send(client.request("/api/jobs/status?ticket=" + ticket)).body(), StandardCharsets.UTF_8);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -36,6 +36,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     private volatile Admission admission;
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile PendingDecision awaited;
+    private static final java.util.regex.Pattern WITH_SCHEME = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:");
     private static final OutputStream DISCARD = new OutputStream() {
         @Override public void write(int b) { }
         @Override public void write(byte[] b, int off, int len) { }
@@ -143,7 +144,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
      * (Tomcat's default): the redirect is recorded as it leaves, not as the application named it.
      */
     private String fromServerRoot(String location) {
-        if (location.startsWith("/") || location.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*")) return location;
+        if (location.startsWith("/") || WITH_SCHEME.matcher(location).lookingAt()) return location;
         String uri = http.requestUri(request);
         return uri.substring(0, uri.lastIndexOf('/') + 1) + location;
     }
@@ -255,7 +256,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
             admission.release("the application threw " + thrown.getClass().getName());
             return; // the container renders the exception as usual
         }
-        int status = errorStatus > 0 ? errorStatus : http.status(response);
+        int status = statusSoFar();
         byte[] bytes = renderBody();
         List<String[]> headers = http.responseHeaders(response);
         switch (admission.conclude(status, headers, bytes)) {
@@ -279,7 +280,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
      * 503 on timeout, say) says nothing of the work, which may still run, so the key stays owned.
      */
     private boolean lateResultWorthRecording() {
-        int status = errorStatus > 0 ? errorStatus : http.status(response);
+        int status = statusSoFar();
         return status < 500 && !retryStatuses.contains(status);
     }
 
@@ -291,7 +292,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
      */
     private void relayContainersTimeoutAnswer() {
         if (lateResultWorthRecording()) return;
-        http.setStatus(originalResponse, errorStatus > 0 ? errorStatus : http.status(response));
+        http.setStatus(originalResponse, statusSoFar());
         for (String[] header : http.responseHeaders(response)) {
             if ("Retry-After".equalsIgnoreCase(header[0])) http.setHeader(originalResponse, header[0], header[1]);
         }
@@ -305,7 +306,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     /** No key was owned (the JAX-RS layer answered, or its authentication refused): the response goes out as it is. */
     private void passThrough(Throwable thrown) {
         PendingDecision pending = awaited;
-        int status = errorStatus > 0 ? errorStatus : http.status(response);
+        int status = statusSoFar();
         if (pending != null && !pending.decided() && thrown == null && status < 400) {
             // the runtime ran something without the agent's filter: say so rather than stay silent
             AgentLog.warn(description + ": the JAX-RS runtime answered " + status + " without the agent's filter deciding; this"
@@ -317,7 +318,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
             AgentLog.debug(description + ": flushing the writer failed: " + e);
         }
         if (body.isStreaming() || thrown != null) return;
-        sendUnkept(errorStatus > 0 ? errorStatus : http.status(response));
+        sendUnkept(statusSoFar());
     }
 
     /**
@@ -326,7 +327,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
      */
     private boolean suspendedResourceFailed() {
         if (http.attribute(request, ExchangeAttributes.ASYNC_RESOURCE) == null) return false;
-        return (errorStatus > 0 ? errorStatus : http.status(response)) >= 500;
+        return statusSoFar() >= 500;
     }
 
     private void send(byte[] bytes) {
@@ -358,6 +359,11 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     }
 
     /** A response that is not kept goes to the client as the application produced it. */
+    /** The status the response has now: the application's sendError, else the one it set. */
+    private int statusSoFar() {
+        return errorStatus > 0 ? errorStatus : http.status(response);
+    }
+
     private void sendUnkept(int status) {
         try {
             if (errorStatus > 0) {
