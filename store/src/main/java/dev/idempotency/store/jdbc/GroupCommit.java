@@ -34,6 +34,8 @@ final class GroupCommit<I, R> {
         private R result;
         private RuntimeException failure;
         private volatile boolean settled;
+        /** In a leader's batch: its caller waits for that batch and never leads for it. */
+        private volatile boolean taken;
 
         Pending(I item, Thread waiter) {
             this.item = item;
@@ -60,7 +62,7 @@ final class GroupCommit<I, R> {
         }
     }
 
-    private final ConcurrentLinkedQueue<Pending<I, R>> queue = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Pending<I, R>> queue;
     private final Semaphore lanes;
     private final int maxBatch;
     private final Batch<I, R> batch;
@@ -72,12 +74,18 @@ final class GroupCommit<I, R> {
 
     /** @param maxWaitNanos how long an item may wait in the queue before its caller gives up (nothing was sent for it) */
     GroupCommit(String operation, int lanes, int maxBatch, long maxWaitNanos, Batch<I, R> batch) {
+        this(operation, lanes, maxBatch, maxWaitNanos, batch, new ConcurrentLinkedQueue<>());
+    }
+
+    /** With the queue given: tests hold a caller at a chosen point of its turn. */
+    GroupCommit(String operation, int lanes, int maxBatch, long maxWaitNanos, Batch<I, R> batch, ConcurrentLinkedQueue<Pending<I, R>> queue) {
         if (lanes < 1 || maxBatch < 1) throw new IllegalArgumentException("lanes and maxBatch must be positive");
         this.operation = operation;
         this.maxWaitNanos = maxWaitNanos;
         this.lanes = new Semaphore(lanes);
         this.maxBatch = maxBatch;
         this.batch = batch;
+        this.queue = queue;
     }
 
     /** Runs {@code item} in the next batch and returns its own outcome (or throws its own failure). */
@@ -87,7 +95,9 @@ final class GroupCommit<I, R> {
         long deadline = System.nanoTime() + maxWaitNanos;
         boolean interrupted = false;
         while (!mine.settled()) {
-            if (lanes.tryAcquire()) {
+            // A caller whose item another leader took only waits: leading then would find its item gone and, with a
+            // lane free, take and give back lanes in a busy loop for as long as that batch runs.
+            if (!mine.taken && lanes.tryAcquire()) {
                 try {
                     lead();
                 } finally {
@@ -118,7 +128,10 @@ final class GroupCommit<I, R> {
     private void lead() {
         List<Pending<I, R>> taken = new ArrayList<>(Math.min(maxBatch, 16));
         Pending<I, R> next;
-        while (taken.size() < maxBatch && (next = queue.poll()) != null) taken.add(next);
+        while (taken.size() < maxBatch && (next = queue.poll()) != null) {
+            next.taken = true;
+            taken.add(next);
+        }
         if (taken.isEmpty()) return;
         batches.incrementAndGet();
         items.addAndGet(taken.size());
