@@ -303,7 +303,7 @@ point() {
     "$(awk -v x="$p50" 'BEGIN {print x / 1000}')" "$(awk -v x="$p99" 'BEGIN {print x / 1000}')" "$cpu_us" "$errors" "$unexpected" >&2
   if [[ $errors != 0 || $unexpected != 0 ]]; then
     CHECKS_FAILED=1
-    [[ -n $sample ]] && echo "    first unexpected answer: $sample" >&2
+    if [[ -n $sample ]]; then echo "    first unexpected answer: $sample" >&2; fi
   fi
 }
 
