@@ -56,6 +56,8 @@ final class GroupCommit<I, R> {
 
         boolean settled() { return settled; }
 
+        boolean taken() { return taken; }
+
         private void settle() {
             settled = true; // published after result/failure: a waiter that sees it sees them
             if (waiter != Thread.currentThread()) LockSupport.unpark(waiter);
@@ -132,6 +134,9 @@ final class GroupCommit<I, R> {
             next.taken = true;
             taken.add(next);
         }
+        // Cut short by the batch limit: the callers left may have only taken items' callers to wake them, and those
+        // now wait for their batches, so the next in line is woken for a lane that may be free.
+        if (taken.size() == maxBatch) wakeNextLeader();
         if (taken.isEmpty()) return;
         batches.incrementAndGet();
         items.addAndGet(taken.size());

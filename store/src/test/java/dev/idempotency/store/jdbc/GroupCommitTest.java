@@ -97,7 +97,10 @@ class GroupCommitTest {
             @Override
             public boolean add(GroupCommit.Pending<Integer, Integer> p) {
                 boolean added = super.add(p);
-                if (p.item == 2) awaitQuietly(itemTwoTaken);
+                if (p.item == 2) {
+                    awaitQuietly(itemTwoTaken);
+                    awaitQuietlyUntil(p::taken); // marked by its leader just after the poll
+                }
                 return added;
             }
 
