@@ -164,6 +164,10 @@ final class Sql {
      * went in) and otherwise the {@link #selectState} columns of the row that refused it. Those are read from the
      * statement's snapshot: a row committed by someone else while it ran refuses the insert yet shows no state (null
      * status), and that reservation looks again. Lease and ttl are validated settings, written as numbers.
+     * The refused keys are looked up one by one by primary key (a lateral subquery that OFFSET 0 keeps from being
+     * flattened into a join): as a join, a plan made while the table was new and empty hash-joined a sequential scan
+     * of the whole table, and the driver's cached statement kept that plan while the table grew (measured: thousands
+     * of full scans in a new server's first minutes under load). Inserted keys skip the lookup.
      */
     String reserveMany(int count) {
         if (count > RESERVE_MANY_CACHED) return buildReserveMany(count);
@@ -190,8 +194,8 @@ final class Sql {
                         : "WHERE " + vacant + "(scope, idem_key) ORDER BY ord") + " RETURNING owner_token) "
                 + "SELECT v.owner_token AS batch_token, CASE WHEN ins.owner_token IS NULL THEN 0 ELSE 1 END AS inserted, "
                 + selectStateColumns.replace("fingerprint, status, owner_token, ", "k.fingerprint, k.status, k.owner_token, ")
-                + " FROM v LEFT JOIN ins ON ins.owner_token = v.owner_token LEFT JOIN " + table
-                + " k ON ins.owner_token IS NULL AND k.scope = v.scope AND k.idem_key = v.idem_key";
+                + " FROM v LEFT JOIN ins ON ins.owner_token = v.owner_token LEFT JOIN LATERAL (SELECT * FROM " + table
+                + " WHERE ins.owner_token IS NULL AND scope = v.scope AND idem_key = v.idem_key OFFSET 0) k ON TRUE";
     }
 
     /** One statement renewing {@code count} tokens: each is matched by its primary key and its token. */
