@@ -477,6 +477,14 @@ REPORT=$RESULTS/results.md
       head -n 5 <<<"$problems" | cut -c1-240 | sed 's/^/    /'
     fi
   done
+  # Every statement of a keyed request finds its row by key: a sequential scan that reads rows means a plan went wrong
+  # (as the batched reservation's did on a new table until 2026-11-27).
+  if wants_any agent-pg agent-pg-replay; then
+    echo
+    echo "PostgreSQL key table \`$BENCH_TABLE\` at the end (\`pg_stat_user_tables\`, the ceiling's statements included):" \
+      "$(psql_bench -At -c "SELECT seq_scan || ' sequential scans reading ' || seq_tup_read || ' rows, ' || idx_scan
+        || ' index scans, ' || n_live_tup || ' live rows' FROM pg_stat_user_tables WHERE relid = '$BENCH_TABLE'::regclass")."
+  fi
 } >"$REPORT"
 
 # --- chart ---------------------------------------------------------------------------------------------------------
