@@ -387,9 +387,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         if (query.olderThan() != null) params.add(-query.olderThan().toMillis());
         params.add(query.limit());
         String statement = sql.list(query.status() != null, query.scope() != null, query.olderThan() != null);
-        return repeatably("list", c -> {
+        return repeatably("list", c -> readingWholeTable(c, whole -> {
             List<KeyRecord> records = new ArrayList<>();
-            try (PreparedStatement ps = prepare(c, statement, params.toArray()); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = prepare(whole, statement, params.toArray()); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String scope = rs.getString("scope");
                     String key = rs.getString("idem_key");
@@ -403,18 +403,45 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 }
             }
             return records;
-        });
+        }));
     }
 
     @Override
     public Map<KeyStatus, Long> countByStatus() {
-        return repeatably("count keys", c -> {
+        return repeatably("count keys", c -> readingWholeTable(c, whole -> {
             Map<KeyStatus, Long> counts = new EnumMap<>(KeyStatus.class);
-            try (PreparedStatement ps = prepare(c, sql.countByStatus); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = prepare(whole, sql.countByStatus); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) counts.put(decodeStatus(rs.getString("status"), "*", "*"), rs.getLong("n"));
             }
             return counts;
-        });
+        }));
+    }
+
+    /**
+     * An operator's query over the whole table, in a read-only transaction of its own that may scan the table
+     * sequentially (the store's connections otherwise never do: see {@link Dialect#allowSequentialScans}).
+     */
+    private <T> T readingWholeTable(Connection c, PooledWork.Work<T> query) throws SQLException {
+        String allow = dialect.allowSequentialScans();
+        if (allow == null) return query.run(c);
+        c.setAutoCommit(false);
+        try {
+            try (Statement s = c.createStatement()) {
+                s.execute(allow);
+            }
+            T result = query.run(c);
+            c.commit();
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException notRolledBack) {
+                e.addSuppressed(notRolledBack);
+            }
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
     }
 
     @Override

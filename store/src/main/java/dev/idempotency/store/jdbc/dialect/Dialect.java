@@ -102,6 +102,14 @@ public abstract class Dialect {
         return " FOR SHARE";
     }
 
+    /**
+     * A statement that, run first in a transaction, lets the queries after it scan whole tables where the store's
+     * connections otherwise never do (see PostgreSQL's); null where nothing needs saying.
+     */
+    public String allowSequentialScans() {
+        return null;
+    }
+
     /** The schema unqualified table names resolve to on a connection, as an SQL expression. */
     public abstract String currentSchema();
 

@@ -30,7 +30,12 @@ final class PostgresDialect extends Dialect {
         p.setProperty("ApplicationName", "idempotency-store");
         // A row lock held elsewhere (an operator's open transaction) fails a statement fast instead of holding a whole
         // group commit, and the keys batched with it, until the network timeout; each then runs on its own.
-        p.setProperty("options", "-c lock_timeout=" + lockTimeoutMillis(settings));
+        // Every statement of a keyed request finds its row by key, and the housekeeping's by a partial index. The
+        // driver prepares a statement after a few uses and the server keeps its plan: planned while the table was
+        // small (new, or just analyzed with a few rows), that plan is a sequential scan, kept while the table grows
+        // until the next analyze. Without sequential scans the plan is the index at any size; the operator queries
+        // that read the whole table allow them for their own transaction (allowSequentialScans).
+        p.setProperty("options", "-c lock_timeout=" + lockTimeoutMillis(settings) + " -c enable_seqscan=off");
         return p;
     }
 
@@ -49,6 +54,8 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override public boolean reservesWithStateInOneStatement() { return true; }
+
+    @Override public String allowSequentialScans() { return "SET LOCAL enable_seqscan = on"; }
 
     @Override public boolean partitionsByTime() { return true; }
 
