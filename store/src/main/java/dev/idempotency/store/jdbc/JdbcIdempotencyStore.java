@@ -433,14 +433,19 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             c.commit();
             return result;
         } catch (SQLException | RuntimeException e) {
-            try {
-                c.rollback();
-            } catch (SQLException notRolledBack) {
-                e.addSuppressed(notRolledBack);
-            }
+            rollBack(c, e);
             throw e;
         } finally {
             c.setAutoCommit(true);
+        }
+    }
+
+    /** Undoes the connection's open transaction after {@code failure}, which carries any failure of the rollback. */
+    private static void rollBack(Connection c, Exception failure) {
+        try {
+            c.rollback();
+        } catch (SQLException notRolledBack) {
+            failure.addSuppressed(notRolledBack);
         }
     }
 
@@ -1037,11 +1042,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             phase[0] = ANSWERED;
             return counts;
         } catch (SQLException | RuntimeException e) {
-            try {
-                c.rollback();
-            } catch (SQLException rollbackFailed) {
-                e.addSuppressed(rollbackFailed);
-            }
+            rollBack(c, e);
             throw e;
         } finally {
             c.setAutoCommit(true);
