@@ -433,17 +433,21 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             c.commit();
             return result;
         } catch (SQLException | RuntimeException e) {
-            rollBack(c, e);
+            rollBack(c, false, e);
             throw e;
         } finally {
             c.setAutoCommit(true);
         }
     }
 
-    /** Undoes the connection's open transaction after {@code failure}, which carries any failure of the rollback. */
-    private static void rollBack(Connection c, Exception failure) {
+    /**
+     * Undoes the connection's open transaction (begun by statement, or by turning autocommit off) after {@code failure},
+     * which carries any failure of the rollback.
+     */
+    private static void rollBack(Connection c, boolean begunByStatement, Throwable failure) {
         try {
-            c.rollback();
+            if (begunByStatement) execute(c, "ROLLBACK");
+            else c.rollback();
         } catch (SQLException notRolledBack) {
             failure.addSuppressed(notRolledBack);
         }
@@ -1018,11 +1022,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /**
      * Runs {@code statement} once per row in one transaction and commits; on any failure rolls back, so that nothing of
      * the batch stays. With {@code refusalsKeepTransaction}, rows refused as duplicates count as {@link Statement#EXECUTE_FAILED}
-     * and the rest commits (H2 undoes only the refused statement).
+     * and the rest commits (H2 undoes only the refused statement). Package-private for {@code BatchTransactionTest}.
      */
-    private int[] inOneTransaction(Connection c, String statement, List<Object[]> rows, int[] phase,
+    int[] inOneTransaction(Connection c, String statement, List<Object[]> rows, int[] phase,
                                    boolean refusalsKeepTransaction) throws SQLException {
-        c.setAutoCommit(false);
+        String begin = dialect.beginStatement();
+        if (begin == null) c.setAutoCommit(false);
+        else execute(c, begin);
         try {
             int[] counts;
             try (PreparedStatement ps = prepare(c, statement)) {
@@ -1038,14 +1044,22 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     counts = e.getUpdateCounts();
                 }
             }
-            commit(c);
+            if (begin == null) commit(c);
+            else execute(c, "COMMIT");
             phase[0] = ANSWERED;
             return counts;
-        } catch (SQLException | RuntimeException e) {
-            rollBack(c, e);
+        } catch (SQLException | RuntimeException | Error e) {
+            // Begun by statement, the transaction would stay open on the pooled connection, autocommit or not.
+            rollBack(c, begin != null, e);
             throw e;
         } finally {
-            c.setAutoCommit(true);
+            if (begin == null) c.setAutoCommit(true);
+        }
+    }
+
+    private static void execute(Connection c, String statement) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(statement);
         }
     }
 

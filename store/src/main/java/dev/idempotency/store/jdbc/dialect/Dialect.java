@@ -103,6 +103,14 @@ public abstract class Dialect {
     }
 
     /**
+     * The statement that begins a batch's transaction, which then ends with COMMIT or ROLLBACK statements; null where
+     * the transaction is begun by turning autocommit off (and ended by the driver's commit and rollback).
+     */
+    public String beginStatement() {
+        return null;
+    }
+
+    /**
      * A statement that, run first in a transaction, lets the queries after it scan whole tables where the store's
      * connections otherwise never do (see PostgreSQL's); null where nothing needs saying.
      */

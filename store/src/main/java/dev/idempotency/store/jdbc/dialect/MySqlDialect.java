@@ -128,6 +128,10 @@ final class MySqlDialect extends Dialect {
         return value == null ? null : value.toInstant(ZoneOffset.UTC);
     }
 
+    // MariaDB's driver sends SET autocommit to the server at each change: a round trip before a batch's transaction and
+    // one after it. Begun by a statement, the transaction costs one round trip instead of those two.
+    @Override public String beginStatement() { return "START TRANSACTION"; }
+
     @Override public String currentSchema() { return "DATABASE()"; }
 
     // MariaDB and MySQL 5.7 know only this spelling of a shared row lock.
