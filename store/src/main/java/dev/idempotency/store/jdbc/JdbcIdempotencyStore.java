@@ -424,19 +424,31 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private <T> T readingWholeTable(Connection c, PooledWork.Work<T> query) throws SQLException {
         String allow = dialect.allowSequentialScans();
         if (allow == null) return query.run(c);
-        c.setAutoCommit(false);
+        return inTransaction(c, tx -> {
+            execute(tx, allow);
+            return query.run(tx);
+        });
+    }
+
+    /**
+     * Runs {@code work} in one transaction and commits; on any failure rolls back. Begun and ended by statements where
+     * the dialect says so (see {@link Dialect#beginStatement}): such a transaction would otherwise stay open on the
+     * pooled connection, autocommit or not.
+     */
+    private <T> T inTransaction(Connection c, PooledWork.Work<T> work) throws SQLException {
+        String begin = dialect.beginStatement();
+        if (begin == null) c.setAutoCommit(false);
+        else execute(c, begin);
         try {
-            try (Statement s = c.createStatement()) {
-                s.execute(allow);
-            }
-            T result = query.run(c);
-            c.commit();
+            T result = work.run(c);
+            if (begin == null) commit(c);
+            else execute(c, "COMMIT");
             return result;
-        } catch (SQLException | RuntimeException e) {
-            rollBack(c, false, e);
+        } catch (SQLException | RuntimeException | Error e) {
+            rollBack(c, begin != null, e);
             throw e;
         } finally {
-            c.setAutoCommit(true);
+            if (begin == null) c.setAutoCommit(true);
         }
     }
 
@@ -1026,35 +1038,23 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     int[] inOneTransaction(Connection c, String statement, List<Object[]> rows, int[] phase,
                                    boolean refusalsKeepTransaction) throws SQLException {
-        String begin = dialect.beginStatement();
-        if (begin == null) c.setAutoCommit(false);
-        else execute(c, begin);
-        try {
-            int[] counts;
-            try (PreparedStatement ps = prepare(c, statement)) {
+        int[] counts = inTransaction(c, tx -> {
+            try (PreparedStatement ps = prepare(tx, statement)) {
                 for (Object[] row : rows) {
                     bind(ps, row);
                     ps.addBatch();
                 }
                 phase[0] = SENT;
                 try {
-                    counts = ps.executeBatch();
+                    return ps.executeBatch();
                 } catch (BatchUpdateException e) {
                     if (!refusalsKeepTransaction || !onlyDuplicateKeys(e, rows.size())) throw e;
-                    counts = e.getUpdateCounts();
+                    return e.getUpdateCounts();
                 }
             }
-            if (begin == null) commit(c);
-            else execute(c, "COMMIT");
-            phase[0] = ANSWERED;
-            return counts;
-        } catch (SQLException | RuntimeException | Error e) {
-            // Begun by statement, the transaction would stay open on the pooled connection, autocommit or not.
-            rollBack(c, begin != null, e);
-            throw e;
-        } finally {
-            if (begin == null) c.setAutoCommit(true);
-        }
+        });
+        phase[0] = ANSWERED;
+        return counts;
     }
 
     private static void execute(Connection c, String statement) throws SQLException {

@@ -6,7 +6,6 @@ import dev.idempotency.store.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -32,8 +31,8 @@ class BatchTransactionTest {
         TestDatabase db = TestDatabase.mariadb();
         StoreSettings settings = StoreSettings.builder().url(db.url).user(db.user).password(db.password).table(table).build();
         try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings);
-             Connection c = connect(db, Dialect.forUrl(db.url).driverProperties(settings));
-             Connection other = connect(db, new Properties())) {
+             Connection c = db.connect(Dialect.forUrl(db.url).driverProperties(settings));
+             Connection other = db.connect(new Properties())) {
             store.checkSchema();
             // A plain insert: the store's own ignores a key already present, and nothing else here would fail it.
             String insert = "INSERT INTO " + table + " (scope, idem_key, fingerprint, status, attempts, created_at, updated_at, expires_at)"
@@ -51,7 +50,7 @@ class BatchTransactionTest {
             assertEquals(0, inTransaction(c), "the committed batch's transaction is over");
             assertEquals(3, count(other), "the committed batch is visible to others");
         } finally {
-            try (Connection c = connect(db, new Properties()); Statement s = c.createStatement()) {
+            try (Connection c = db.connect(new Properties()); Statement s = c.createStatement()) {
                 for (String suffix : new String[] {"", "_secret", "_effects", "_schema"}) s.execute("DROP TABLE IF EXISTS " + table + suffix);
             }
         }
@@ -73,13 +72,5 @@ class BatchTransactionTest {
             rs.next();
             return rs.getInt(1);
         }
-    }
-
-    private static Connection connect(TestDatabase db, Properties properties) throws SQLException {
-        Properties p = new Properties();
-        p.putAll(properties);
-        if (db.user != null) p.setProperty("user", db.user);
-        if (db.password != null) p.setProperty("password", db.password);
-        return DriverManager.getConnection(db.url, p);
     }
 }

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Array;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -54,7 +53,7 @@ class PostgresPlanTest {
 
     @AfterEach
     void dropTable() throws SQLException {
-        try (Connection c = connect(new Properties()); Statement s = c.createStatement()) {
+        try (Connection c = db.connect(new Properties()); Statement s = c.createStatement()) {
             for (String suffix : new String[] {"", "_secret", "_effects", "_schema"}) s.execute("DROP TABLE IF EXISTS " + table + suffix + " CASCADE");
         }
     }
@@ -66,7 +65,7 @@ class PostgresPlanTest {
 
     @Test
     void onATableAnalyzedWhileSmallEveryKeyedStatementFindsItsRowByKey() throws SQLException {
-        try (Connection c = connect(new Properties()); Statement s = c.createStatement()) {
+        try (Connection c = db.connect(new Properties()); Statement s = c.createStatement()) {
             s.execute("INSERT INTO " + table + " (scope, idem_key, fingerprint, status, attempts, created_at, updated_at, expires_at) "
                     + "SELECT 's', 'k' || g, 'fp', 'COMPLETED', 1, now(), now(), now() + INTERVAL '1 day' FROM generate_series(1, 10) g");
             s.execute("ANALYZE " + table);
@@ -92,7 +91,7 @@ class PostgresPlanTest {
         statements.put("release", sql.release);
         statements.put("retry of a retryable key", sql.takeOverRetryable);
         statements.put("unknown after an expired lease", sql.markUnknown);
-        try (Connection c = connect(Dialect.forUrl(db.url).driverProperties(settings)); Statement s = c.createStatement()) {
+        try (Connection c = db.connect(Dialect.forUrl(db.url).driverProperties(settings)); Statement s = c.createStatement()) {
             s.execute("SET plan_cache_mode = force_generic_plan");
             int n = 0;
             for (Map.Entry<String, String> statement : statements.entrySet()) {
@@ -144,13 +143,5 @@ class PostgresPlanTest {
             while (rs.next()) plan.append(rs.getString(1)).append('\n');
         }
         return plan.toString().replace(table.toLowerCase(Locale.ROOT), table);
-    }
-
-    private static Connection connect(Properties properties) throws SQLException {
-        Properties p = new Properties();
-        p.putAll(properties);
-        if (db.user != null) p.setProperty("user", db.user);
-        if (db.password != null) p.setProperty("password", db.password);
-        return DriverManager.getConnection(db.url, p);
     }
 }

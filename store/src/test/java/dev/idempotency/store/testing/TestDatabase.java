@@ -70,4 +70,13 @@ public final class TestDatabase {
         if (!m.find()) throw new IllegalStateException("no host in " + url);
         return m.group(1) + ":" + m.group(2);
     }
+
+    /** A connection as this database's user, with these driver properties (the store's own, or none). */
+    public java.sql.Connection connect(java.util.Properties properties) throws java.sql.SQLException {
+        java.util.Properties p = new java.util.Properties();
+        p.putAll(properties);
+        if (user != null) p.setProperty("user", user);
+        if (password != null) p.setProperty("password", password);
+        return java.sql.DriverManager.getConnection(url, p);
+    }
 }
