@@ -68,7 +68,8 @@ public final class SchemaManager {
     private static List<String> statements(String resource, String table, java.time.Duration width) {
         String script = readResource(resource);
         String name = table.contains(".") ? table.substring(table.indexOf('.') + 1) : table;
-        script = script.replace("${table}", table).replace("${name}", name);
+        String schemaPrefix = table.substring(0, table.length() - name.length()); // "schema." or empty: where its indexes are
+        script = script.replace("${table}", table).replace("${name}", name).replace("${schemaPrefix}", schemaPrefix);
         String seconds = width == null ? "" : String.valueOf(width.getSeconds());
         script = script.replace("${partitionSeconds}", seconds)
                 .replace("${partitionColumn}", width == null ? "" : "\n    part_at          TIMESTAMPTZ  NOT NULL DEFAULT "

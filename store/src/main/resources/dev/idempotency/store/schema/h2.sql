@@ -1,5 +1,6 @@
 -- Idempotency store schema, version 2, for H2 2.x.
--- ${table} is the configured table name (default idempotency_keys); ${name} is its unqualified part.
+-- ${table} is the configured table name (default idempotency_keys); ${name} is its unqualified part and
+-- ${schemaPrefix} its schema with the dot (empty when the name has none).
 -- Version 2 added the ${table}_secret table; from version 1, running this file again upgrades (nothing else changed:
 -- VARCHAR compares byte for byte here).
 CREATE TABLE IF NOT EXISTS ${table} (
@@ -18,9 +19,13 @@ CREATE TABLE IF NOT EXISTS ${table} (
     expires_at       TIMESTAMP WITH TIME ZONE NOT NULL,
     PRIMARY KEY (scope, idem_key)
 );
-CREATE INDEX IF NOT EXISTS ${name}_lease_idx ON ${table} (status, lease_expires_at);
+-- One secondary index: H2 has no partial indexes, and every commit writes each index its statements changed to the
+-- file, so each index costs every reservation and every completion. Led by status, it serves them all: the sweep and
+-- the purges read only the keys of one status (in flight: as many as requests running), and past the ttl by range.
 CREATE INDEX IF NOT EXISTS ${name}_expiry_idx ON ${table} (status, expires_at);
-CREATE INDEX IF NOT EXISTS ${name}_updated_idx ON ${table} (status, updated_at);
+-- Earlier releases also indexed (status, lease_expires_at) and (status, updated_at): a completion moved its row in all three.
+DROP INDEX IF EXISTS ${schemaPrefix}${name}_lease_idx;
+DROP INDEX IF EXISTS ${schemaPrefix}${name}_updated_idx;
 -- One row (id 1): the installation secret every node sharing this table uses.
 CREATE TABLE IF NOT EXISTS ${table}_secret (
     id         INTEGER NOT NULL PRIMARY KEY,
