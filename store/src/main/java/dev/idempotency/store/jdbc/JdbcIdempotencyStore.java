@@ -766,7 +766,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private PreparedStatement prepare(Connection c, String statement, Object... params) throws SQLException {
         PreparedStatement ps = c.prepareStatement(statement);
         try {
-            ps.setQueryTimeout(queryTimeoutSeconds);
+            dialect.limitTime(ps, queryTimeoutSeconds);
             bind(ps, params);
             return ps;
         } catch (SQLException | RuntimeException e) {

@@ -187,6 +187,11 @@ public abstract class Dialect {
         return failure;
     }
 
+    /** Gives a statement the query timeout (see {@link H2Dialect}, which gives it to the session instead). */
+    public void limitTime(java.sql.Statement statement, int timeoutSeconds) throws SQLException {
+        statement.setQueryTimeout(timeoutSeconds);
+    }
+
     /** Commits the connection's transaction, cancelled on the server if it takes longer than the timeout. */
     public void commit(java.sql.Connection connection, int timeoutSeconds, long timeoutNanos) throws SQLException {
         connection.commit();

@@ -219,7 +219,18 @@ public final class RequestFingerprint {
         return hex(sha256().digest(text.getBytes(StandardCharsets.UTF_8)));
     }
 
+    /** Never used itself, only cloned: getInstance looks the provider up anew each time (it showed in profiles). */
+    private static final MessageDigest SHA_256 = lookUpSha256();
+
     private static MessageDigest sha256() {
+        try {
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            return lookUpSha256(); // a provider whose digest cannot be cloned
+        }
+    }
+
+    private static MessageDigest lookUpSha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

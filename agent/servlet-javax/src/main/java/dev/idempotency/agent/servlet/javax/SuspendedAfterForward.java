@@ -29,6 +29,22 @@ final class SuspendedAfterForward {
         }
     };
 
+    /**
+     * The connector response class to its {@code isSuspended()}, {@code isCommitted()} and {@code setSuspended(boolean)},
+     * looked up once (a lookup per keyed request showed in profiles); null where it lacks one.
+     */
+    private static final ClassValue<Method[]> SUSPENSION = new ClassValue<Method[]>() {
+        @Override
+        protected Method[] computeValue(Class<?> connector) {
+            try {
+                return new Method[] {connector.getMethod("isSuspended"), connector.getMethod("isCommitted"),
+                        connector.getMethod("setSuspended", boolean.class)};
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
+        }
+    };
+
     private SuspendedAfterForward() {
     }
 
@@ -41,13 +57,13 @@ final class SuspendedAfterForward {
         try {
             Object connector = field.get(r);
             if (connector == null) return;
-            Class<?> type = connector.getClass();
+            Method[] suspension = SUSPENSION.get(connector.getClass());
+            if (suspension == null) return;
             // The facade's isCommitted() says true for a suspended response; the connector's says whether bytes left.
-            if (!Boolean.TRUE.equals(type.getMethod("isSuspended").invoke(connector))
-                    || Boolean.TRUE.equals(type.getMethod("isCommitted").invoke(connector))) {
+            if (!Boolean.TRUE.equals(suspension[0].invoke(connector)) || Boolean.TRUE.equals(suspension[1].invoke(connector))) {
                 return;
             }
-            type.getMethod("setSuspended", boolean.class).invoke(connector, false);
+            suspension[2].invoke(connector, false);
         } catch (ReflectiveOperationException | RuntimeException e) {
             // a Tomcat other than the ones known: its response stays as it is
         }

@@ -1,0 +1,86 @@
+package dev.idempotency.store.jdbc;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.idempotency.store.Reservation;
+import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.StoredResponse;
+import dev.idempotency.store.jdbc.dialect.Dialect;
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Collections;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The embedded H2 store's sessions carry the query timeout from their driver properties instead of a
+ * {@code setQueryTimeout} per statement: H2 runs a SET for each of those, and every SET empties the statement cache of
+ * every session, so each keyed statement was parsed and planned anew.
+ */
+class H2SessionTest {
+    @TempDir
+    Path directory;
+
+    private String url() {
+        return "jdbc:h2:file:" + directory.resolve("store").toAbsolutePath();
+    }
+
+    @Test
+    void keyedRequestsLeaveTheSessionsStatementCachesAlone() throws SQLException {
+        StoredResponse response = new StoredResponse(201, Collections.singletonList(new StoredResponse.Header("Content-Type", "text/plain")),
+                "ok".getBytes(StandardCharsets.UTF_8));
+        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(StoreSettings.builder().url(url()).build());
+             Connection observer = DriverManager.getConnection(url())) {
+            store.checkSchema();
+            cycles(store, "warm", response); // the pool's connections opened (each runs its settings' SETs once)
+            long before = metadataVersion(observer);
+            cycles(store, "measured", response);
+            assertEquals(before, metadataVersion(observer), "a statement of the store changed the version every session's cache is checked against");
+        }
+    }
+
+    @Test
+    void theStoresConnectionsCarryTheQueryTimeout() throws SQLException {
+        StoreSettings settings = StoreSettings.builder().url(url()).queryTimeout(Duration.ofSeconds(3)).build();
+        try (HikariDataSource pool = ConnectionPool.open(settings, Dialect.forUrl(settings.url()));
+             Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+            assertEquals(3, s.getQueryTimeout());
+        }
+    }
+
+    @Test
+    void aUrlThatSetsItsOwnQueryTimeoutKeepsIt() throws SQLException {
+        StoreSettings settings = StoreSettings.builder().url(url() + ";QUERY_TIMEOUT=7000").queryTimeout(Duration.ofSeconds(3)).build();
+        try (HikariDataSource pool = ConnectionPool.open(settings, Dialect.forUrl(settings.url()));
+             Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+            assertEquals(7, s.getQueryTimeout());
+        }
+        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings)) {
+            assertEquals(Reservation.Outcome.ACQUIRED, store.reserve("t", "k", "fp").outcome());
+        }
+    }
+
+    private static void cycles(JdbcIdempotencyStore store, String prefix, StoredResponse response) {
+        for (int i = 0; i < 20; i++) {
+            Reservation r = store.reserve("t", prefix + i, "fp");
+            assertEquals(Reservation.Outcome.ACQUIRED, r.outcome());
+            assertTrue(store.complete(r.token(), response));
+            assertEquals(Reservation.Outcome.REPLAY, store.reserve("t", prefix + i, "fp").outcome());
+        }
+    }
+
+    /** The database's metadata version: every SET raises it, and a session finding it raised drops its cached statements. */
+    private static long metadataVersion(Connection c) throws SQLException {
+        return ((SessionLocal) c.unwrap(JdbcConnection.class).getSession()).getDatabase().getModificationMetaId();
+    }
+}
