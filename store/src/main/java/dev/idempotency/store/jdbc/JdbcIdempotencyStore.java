@@ -322,12 +322,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public int purgeExpired(IntConsumer afterEachBatch) {
         Objects.requireNonNull(afterEachBatch, "afterEachBatch");
         return housekeeping("purge expired keys", c -> {
-            int keys;
+            int keys = 0;
             if (partitions != null) {
                 partitions.createAhead(c);
                 keys = partitions.dropExpired(c, afterEachBatch);
             } else {
-                keys = inBatches(c, sql.purge, afterEachBatch);
+                for (String statement : sql.purge) keys += inBatches(c, statement, afterEachBatch);
             }
             keys += inBatches(c, sql.purgeUnknown, afterEachBatch);
             if (markedEffects) inBatches(c, sql.purgeEffects, marks -> { });

@@ -5,6 +5,7 @@ import dev.idempotency.store.Reservation;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoredResponse;
 import dev.idempotency.store.jdbc.dialect.Dialect;
+import dev.idempotency.store.testing.Await;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -42,7 +44,9 @@ class H2SessionTest {
         try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(StoreSettings.builder().url(url()).build());
              Connection observer = DriverManager.getConnection(url())) {
             store.checkSchema();
-            cycles(store, "warm", response); // the pool's connections opened (each runs its settings' SETs once)
+            cycles(store, "warm", response);
+            // Each new session runs its settings' SETs once: measure once both pools hold their idle minimum (two and one).
+            Await.until("the store's pools filled", Duration.ofSeconds(10), () -> sessions(observer), n -> n >= 2 + 1 + 1);
             long before = metadataVersion(observer);
             cycles(store, "measured", response);
             assertEquals(before, metadataVersion(observer), "a statement of the store changed the version every session's cache is checked against");
@@ -76,6 +80,15 @@ class H2SessionTest {
             assertEquals(Reservation.Outcome.ACQUIRED, r.outcome());
             assertTrue(store.complete(r.token(), response));
             assertEquals(Reservation.Outcome.REPLAY, store.reserve("t", prefix + i, "fp").outcome());
+        }
+    }
+
+    private static int sessions(Connection observer) {
+        try (Statement s = observer.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS")) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 
