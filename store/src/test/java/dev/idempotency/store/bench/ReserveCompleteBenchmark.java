@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * response stored, the path of every first request. A benchmark to rerun by hand (store/bench/run.sh), not a test.
  *
  * <p>Arguments: JDBC URL, thread counts (comma separated, default 1,8,32), seconds per run (default 10), group commit
- * modes (comma separated, {@code off,on} by default: both, alternating at each thread count in one run).
+ * modes (comma separated, {@code off,on} by default: both, alternating at each thread count in one run), response body
+ * bytes (default: a 65-byte payment; more pads it with a description).
  */
 public final class ReserveCompleteBenchmark {
 
@@ -32,9 +33,9 @@ public final class ReserveCompleteBenchmark {
         String table = "idempotency_bench";
         int maxThreads = Arrays.stream(threadCounts).max().getAsInt();
         String[] modes = (args.length > 3 ? args[3] : "off,on").split(",");
+        int bodyBytes = args.length > 4 ? Integer.parseInt(args[4]) : 0;
         StoredResponse response = new StoredResponse(201,
-                Collections.singletonList(new StoredResponse.Header("Content-Type", "application/json")),
-                "{\"id\":\"ch_1\",\"amount\":1000,\"currency\":\"eur\",\"status\":\"succeeded\"}".getBytes(StandardCharsets.UTF_8));
+                Collections.singletonList(new StoredResponse.Header("Content-Type", "application/json")), body(bodyBytes));
 
         List<JdbcIdempotencyStore> stores = new ArrayList<>();
         try {
@@ -62,6 +63,18 @@ public final class ReserveCompleteBenchmark {
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             s.execute("DELETE FROM " + table);
         }
+    }
+
+    /** A payment's JSON, padded with a description to {@code bytes} when that is longer. */
+    private static byte[] body(int bytes) {
+        String json = "{\"id\":\"ch_1\",\"amount\":1000,\"currency\":\"eur\",\"status\":\"succeeded\"}";
+        int padding = bytes - json.length() - ",\"description\":\"\"".length();
+        if (padding > 0) {
+            StringBuilder description = new StringBuilder(padding);
+            for (int i = 0; i < padding; i++) description.append((char) ('a' + i % 26));
+            json = json.substring(0, json.length() - 1) + ",\"description\":\"" + description + "\"}";
+        }
+        return json.getBytes(StandardCharsets.UTF_8);
     }
 
     private static void warmUp(JdbcIdempotencyStore store, StoredResponse response, int threads) throws InterruptedException {

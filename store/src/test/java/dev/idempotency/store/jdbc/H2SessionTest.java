@@ -8,6 +8,7 @@ import dev.idempotency.store.jdbc.dialect.Dialect;
 import dev.idempotency.store.testing.Await;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,14 @@ class H2SessionTest {
         return "jdbc:h2:file:" + directory.resolve("store").toAbsolutePath();
     }
 
+    /** The pools close their connections on threads of their own: the database is closed here, before its files go. */
+    @AfterEach
+    void shutDown() throws SQLException {
+        try (Connection c = DriverManager.getConnection(url()); Statement s = c.createStatement()) {
+            s.execute("SHUTDOWN");
+        }
+    }
+
     @Test
     void keyedRequestsLeaveTheSessionsStatementCachesAlone() throws SQLException {
         StoredResponse response = new StoredResponse(201, Collections.singletonList(new StoredResponse.Header("Content-Type", "text/plain")),
@@ -59,6 +68,29 @@ class H2SessionTest {
         try (HikariDataSource pool = ConnectionPool.open(settings, Dialect.forUrl(settings.url()));
              Connection c = pool.getConnection(); Statement s = c.createStatement()) {
             assertEquals(3, s.getQueryTimeout());
+        }
+    }
+
+    @Test
+    void aStoredResponseOfAFewKilobytesStaysInItsRowAndReplaysExactly() throws SQLException {
+        StoreSettings settings = StoreSettings.builder().url(url()).build();
+        try (HikariDataSource pool = ConnectionPool.open(settings, Dialect.forUrl(settings.url()));
+             Connection c = pool.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'MAX_LENGTH_INPLACE_LOB'")) {
+            assertTrue(rs.next(), "H2 lists MAX_LENGTH_INPLACE_LOB once it is set (256 bytes when not)");
+            assertEquals(4096, Integer.parseInt(rs.getString(1)));
+        }
+        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings)) {
+            for (int size : new int[] {255, 4096, 4097, 100_000}) {
+                byte[] body = new byte[size];
+                for (int i = 0; i < size; i++) body[i] = (byte) (i * 31 + size);
+                StoredResponse response = new StoredResponse(200, Collections.singletonList(new StoredResponse.Header("X-Size", "" + size)), body);
+                Reservation r = store.reserve("t", "size-" + size, "fp");
+                assertTrue(store.complete(r.token(), response));
+                Reservation replay = store.reserve("t", "size-" + size, "fp");
+                assertEquals(Reservation.Outcome.REPLAY, replay.outcome());
+                assertEquals(response, replay.response(), "a body of " + size + " bytes");
+            }
         }
     }
 
