@@ -8,6 +8,7 @@ import dev.idempotency.store.jdbc.dialect.Dialect;
 import dev.idempotency.store.testing.Await;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
+import org.h2.mvstore.db.LobStorageMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,8 +22,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -72,7 +75,7 @@ class H2SessionTest {
     }
 
     @Test
-    void aStoredResponseOfAFewKilobytesStaysInItsRowAndReplaysExactly() throws SQLException {
+    void aStoredResponseOfUpToFourKilobytesStaysInItsRowAndEveryOneReplaysExactly() throws SQLException {
         StoreSettings settings = StoreSettings.builder().url(url()).build();
         try (HikariDataSource pool = ConnectionPool.open(settings, Dialect.forUrl(settings.url()));
              Connection c = pool.getConnection(); Statement s = c.createStatement();
@@ -80,18 +83,36 @@ class H2SessionTest {
             assertTrue(rs.next(), "H2 lists MAX_LENGTH_INPLACE_LOB once it is set (256 bytes when not)");
             assertEquals(4096, Integer.parseInt(rs.getString(1)));
         }
-        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings)) {
+        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings); Connection observer = DriverManager.getConnection(url())) {
+            store.checkSchema();
+            Map<Long, LobStorageMap.BlobMeta> outOfRow = LobStorageMap.openLobMap(((SessionLocal) observer.unwrap(JdbcConnection.class)
+                    .getSession()).getDatabase().getStore().getTransactionStore());
             for (int size : new int[] {255, 4096, 4097, 100_000}) {
                 byte[] body = new byte[size];
                 for (int i = 0; i < size; i++) body[i] = (byte) (i * 31 + size);
                 StoredResponse response = new StoredResponse(200, Collections.singletonList(new StoredResponse.Header("X-Size", "" + size)), body);
+                long before = outOfRow.size();
                 Reservation r = store.reserve("t", "size-" + size, "fp");
                 assertTrue(store.complete(r.token(), response));
+                assertEquals(size <= 4096 ? before : before + 1, outOfRow.size(), "LOBs kept apart from their row after a body of " + size + " bytes");
                 Reservation replay = store.reserve("t", "size-" + size, "fp");
                 assertEquals(Reservation.Outcome.REPLAY, replay.outcome());
                 assertEquals(response, replay.response(), "a body of " + size + " bytes");
             }
         }
+    }
+
+    @Test
+    void anInMemoryDatabaseKeepsItsOwnInRowLimit() {
+        assertFalse(setsInRowLimit("jdbc:h2:mem:keys;DB_CLOSE_DELAY=-1"));
+        assertFalse(setsInRowLimit("jdbc:h2:tcp://localhost:9092/mem:keys"));
+        assertTrue(setsInRowLimit("jdbc:h2:file:/var/keys"));
+        assertTrue(setsInRowLimit("jdbc:h2:tcp://localhost/~/memories"));
+        assertFalse(setsInRowLimit("jdbc:h2:file:/var/keys;max_length_inplace_lob=1000"), "the URL's own");
+    }
+
+    private static boolean setsInRowLimit(String url) {
+        return Dialect.forUrl(url).driverProperties(StoreSettings.builder().url(url).build()).containsKey("MAX_LENGTH_INPLACE_LOB");
     }
 
     @Test
