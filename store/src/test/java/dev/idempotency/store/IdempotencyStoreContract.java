@@ -4,6 +4,7 @@ import dev.idempotency.store.Reservation.Outcome;
 import dev.idempotency.store.StoredResponse.Header;
 import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
 import dev.idempotency.store.testing.Await;
+import dev.idempotency.store.testing.VersionOneSchema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -1062,18 +1063,8 @@ abstract class IdempotencyStoreContract {
 
     /** The shipped DDL of schema version 1, as the previous release created it. */
     private void createVersionOneTable() throws SQLException {
-        String dialect = store().dialectName();
-        String script;
-        try (java.io.InputStream in = getClass().getClassLoader().getResourceAsStream("schema-v1/" + dialect + ".sql")) {
-            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        } catch (java.io.IOException e) {
-            throw new AssertionError(e);
-        }
-        script = script.replace("${table}", table).replace("${name}", table);
-        StringBuilder withoutComments = new StringBuilder();
-        for (String line : script.split("\n")) if (!line.trim().startsWith("--")) withoutComments.append(line).append('\n');
         try (Connection c = connect(); Statement s = c.createStatement()) {
-            for (String statement : withoutComments.toString().split(";\n")) if (!statement.trim().isEmpty()) s.execute(statement);
+            for (String statement : VersionOneSchema.statements(store().dialectName(), table, table)) s.execute(statement);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.idempotency.store.jdbc;
 import dev.idempotency.store.Reservation;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.jdbc.dialect.Dialect;
+import dev.idempotency.store.testing.VersionOneSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,8 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * status) keeps that one and loses the other two when the store starts.
  */
 class H2IndexesTest {
-    /** The comment H2's plan gives each read of the key table (not of its effect marks): its index and conditions, or a scan. */
+    /** The rows EXPLAIN ANALYZE says a read went through. */
     private static final Pattern SCAN_COUNT = Pattern.compile("scanCount: (\\d+)");
+    /** The comment H2's plan gives each read of the key table (not of its effect marks): its index and conditions, or a scan. */
     private static final Pattern TABLE_ACCESS = Pattern.compile("/\\* PUBLIC\\.KEYS(\\.tableScan|_(?!EFFECTS)\\w+)[^*]*\\*/");
     @TempDir
     Path directory;
@@ -54,7 +56,7 @@ class H2IndexesTest {
     void aTableOfAnEarlierReleaseInItsOwnSchemaTradesItsThreeIndexesForOneAndKeepsItsKeys() throws SQLException {
         try (Connection c = DriverManager.getConnection(url()); Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA app");
-            for (String statement : versionOneDdl("app.keys", "keys")) s.execute(statement);
+            for (String statement : VersionOneSchema.statements("h2", "app.keys", "keys")) s.execute(statement);
             s.execute("INSERT INTO app.keys (scope, idem_key, fingerprint, status, response_status, response_headers, response_body, "
                     + "attempts, created_at, updated_at, expires_at) VALUES ('t', 'old', 'fp', 'COMPLETED', 201, '[]', X'6f6b', 1, "
                     + "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, DATEADD(DAY, 1, CURRENT_TIMESTAMP))");
@@ -149,20 +151,5 @@ class H2IndexesTest {
             }
         }
         return names;
-    }
-
-    /** The DDL of schema version 1 (the earlier release's, with its three indexes) for {@code table}. */
-    private static String[] versionOneDdl(String table, String name) {
-        String script;
-        try (java.io.InputStream in = H2IndexesTest.class.getClassLoader().getResourceAsStream("schema-v1/h2.sql")) {
-            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (java.io.IOException e) {
-            throw new AssertionError(e);
-        }
-        StringBuilder withoutComments = new StringBuilder();
-        for (String line : script.replace("${table}", table).replace("${name}", name).split("\n")) {
-            if (!line.trim().startsWith("--")) withoutComments.append(line).append('\n');
-        }
-        return Arrays.stream(withoutComments.toString().split(";\n")).filter(s -> !s.trim().isEmpty()).toArray(String[]::new);
     }
 }

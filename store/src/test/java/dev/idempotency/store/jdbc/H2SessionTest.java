@@ -6,6 +6,7 @@ import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoredResponse;
 import dev.idempotency.store.jdbc.dialect.Dialect;
 import dev.idempotency.store.testing.Await;
+import org.h2.engine.Database;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.db.LobStorageMap;
@@ -85,8 +86,7 @@ class H2SessionTest {
         }
         try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings); Connection observer = DriverManager.getConnection(url())) {
             store.checkSchema();
-            Map<Long, LobStorageMap.BlobMeta> outOfRow = LobStorageMap.openLobMap(((SessionLocal) observer.unwrap(JdbcConnection.class)
-                    .getSession()).getDatabase().getStore().getTransactionStore());
+            Map<Long, LobStorageMap.BlobMeta> outOfRow = LobStorageMap.openLobMap(database(observer).getStore().getTransactionStore());
             for (int size : new int[] {255, 4096, 4097, 100_000}) {
                 byte[] body = new byte[size];
                 for (int i = 0; i < size; i++) body[i] = (byte) (i * 31 + size);
@@ -147,6 +147,11 @@ class H2SessionTest {
 
     /** The database's metadata version: every SET raises it, and a session finding it raised drops its cached statements. */
     private static long metadataVersion(Connection c) throws SQLException {
-        return ((SessionLocal) c.unwrap(JdbcConnection.class).getSession()).getDatabase().getModificationMetaId();
+        return database(c).getModificationMetaId();
+    }
+
+    /** The embedded database behind a connection of this JVM: the store's connections share it. */
+    private static Database database(Connection c) throws SQLException {
+        return ((SessionLocal) c.unwrap(JdbcConnection.class).getSession()).getDatabase();
     }
 }

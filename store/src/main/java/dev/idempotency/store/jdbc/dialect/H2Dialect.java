@@ -31,13 +31,13 @@ final class H2Dialect extends Dialect {
         return p;
     }
 
+    private static final int IN_PLACE_LOB_BYTES = 4096;
+
     /** jdbc:h2:mem:…, or an in-memory database of an H2 server (jdbc:h2:tcp://host/mem:…). */
-    static boolean inMemory(String url) {
+    private static boolean inMemory(String url) {
         String u = url.toLowerCase(Locale.ROOT);
         return u.startsWith("jdbc:h2:mem:") || u.matches("jdbc:h2:(tcp|ssl)://[^/]*/mem:.*");
     }
-
-    static final int IN_PLACE_LOB_BYTES = 4096;
 
     /** A setting the URL does not name already: one it names is the operator's (and H2 refuses both). */
     private static void unlessInUrl(Properties p, StoreSettings settings, String name, String value) {
