@@ -87,6 +87,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final long queryTimeoutNanos;
     /** Work on the pools' connections, recovering from a lost one. */
     private final PooledWork connections;
+    /** Cancels statements past the query timeout where the dialect says the driver's own timer costs too much; else null. */
+    private final StatementWatchdog watchdog;
     /** The key table's time partitions; null for one plain table. */
     private final TimePartitions partitions;
     /** When making a missing partition last failed for want of its lock (System.nanoTime), or 0. */
@@ -113,6 +115,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }, pool, background);
         this.queryTimeoutSeconds = Dialect.seconds(settings.queryTimeout());
         this.queryTimeoutNanos = TimeUnit.SECONDS.toNanos(queryTimeoutSeconds);
+        this.watchdog = dialect.cancelsFromWatchdog() ? new StatementWatchdog("idempotency-store-watchdog") : null;
         int lanes = groupCommitLanes(settings.poolSize());
         // A caller waits for its batch no longer than it would have waited for a connection and a statement.
         long maxWait = settings.connectTimeout().plus(settings.queryTimeout()).toNanos();
@@ -535,6 +538,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             pool.close();
         } finally {
             background.close();
+            if (watchdog != null) watchdog.close();
         }
     }
 
@@ -759,14 +763,20 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     /** Commits on the server within the query timeout, or fails as a write that may not have been replicated. */
     private void commit(Connection c) throws SQLException {
-        dialect.commit(c, queryTimeoutSeconds, queryTimeoutNanos);
+        dialect.commit(c, this::limitTime, queryTimeoutNanos);
+    }
+
+    /** Holds a statement to the query timeout: the store's watchdog cancels it, or the driver (or H2's session) does. */
+    private void limitTime(java.sql.Statement s) throws SQLException {
+        if (watchdog != null) watchdog.watch(s, queryTimeoutNanos);
+        else dialect.limitTime(s, queryTimeoutSeconds);
     }
 
     /** A statement the database cancels itself once it ran past the query timeout, freeing its server process. */
     private PreparedStatement prepare(Connection c, String statement, Object... params) throws SQLException {
         PreparedStatement ps = c.prepareStatement(statement);
         try {
-            dialect.limitTime(ps, queryTimeoutSeconds);
+            limitTime(ps);
             bind(ps, params);
             return ps;
         } catch (SQLException | RuntimeException e) {

@@ -192,8 +192,21 @@ public abstract class Dialect {
         statement.setQueryTimeout(timeoutSeconds);
     }
 
+    /**
+     * Whether the store cancels this database's statements at the query timeout from a watchdog of its own instead of
+     * {@link #limitTime} (see {@link PostgresDialect}).
+     */
+    public boolean cancelsFromWatchdog() {
+        return false;
+    }
+
+    /** Holds one statement to the query timeout, the way the store does for this database. */
+    public interface TimeLimit {
+        void apply(java.sql.Statement statement) throws SQLException;
+    }
+
     /** Commits the connection's transaction, cancelled on the server if it takes longer than the timeout. */
-    public void commit(java.sql.Connection connection, int timeoutSeconds, long timeoutNanos) throws SQLException {
+    public void commit(java.sql.Connection connection, TimeLimit limit, long timeoutNanos) throws SQLException {
         connection.commit();
     }
 
