@@ -537,8 +537,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         try {
             pool.close();
         } finally {
-            background.close();
-            if (watchdog != null) watchdog.close();
+            try {
+                background.close();
+            } finally {
+                if (watchdog != null) watchdog.close();
+            }
         }
     }
 

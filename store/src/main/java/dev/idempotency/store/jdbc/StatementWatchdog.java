@@ -17,6 +17,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The cancel is the driver's own {@link Statement#cancel()}, as its timer would call it: a statement that already
  * finished ignores it, and the driver keeps a cancel from reaching the connection's next statement. A statement stays
  * watched until this thread finds it closed (each is executed once, right after it is prepared) or past its deadline.
+ * Nothing a statement throws stops this thread; should it end all the same, {@link #watch} hands the timeout back to
+ * the driver.
  */
 final class StatementWatchdog implements AutoCloseable {
 
@@ -37,7 +39,12 @@ final class StatementWatchdog implements AutoCloseable {
     }
 
     /** Cancels {@code statement} if it has not been closed {@code timeoutNanos} from now. */
-    void watch(Statement statement, long timeoutNanos) {
+    void watch(Statement statement, long timeoutNanos) throws SQLException {
+        if (!thread.isAlive()) {
+            // Never a statement without its timeout: should this thread ever end, the driver's own timer takes over.
+            statement.setQueryTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toSeconds(timeoutNanos + 999_999_999L)));
+            return;
+        }
         deadlines.put(statement, System.nanoTime() + timeoutNanos);
         // Read after the put, as the watcher sets it before it looks once more: one of the two sees the other.
         if (sleeping) LockSupport.unpark(thread);
@@ -50,41 +57,53 @@ final class StatementWatchdog implements AutoCloseable {
 
     private void watch() {
         while (!closed) {
-            if (deadlines.isEmpty()) {
-                sleeping = true;
-                if (deadlines.isEmpty() && !closed) LockSupport.park(this);
-                sleeping = false;
-                continue;
-            }
-            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS));
-            long now = System.nanoTime();
-            for (Iterator<Map.Entry<Statement, Long>> it = deadlines.entrySet().iterator(); it.hasNext(); ) {
-                Map.Entry<Statement, Long> entry = it.next();
-                Statement statement = entry.getKey();
-                if (isClosed(statement)) {
-                    it.remove();
-                } else if (now - entry.getValue() >= 0) {
-                    it.remove();
-                    cancel(statement);
-                }
+            Thread.interrupted(); // only close() stops this thread; a stray interrupt would make every park return at once
+            try {
+                lookOnce();
+            } catch (Throwable e) {
+                // An OutOfMemoryError under the application's heap pressure, say: the statements watched still need
+                // their cancels, so look again at the next tick.
             }
         }
         deadlines.clear();
     }
 
+    private void lookOnce() {
+        if (deadlines.isEmpty()) {
+            sleeping = true;
+            if (deadlines.isEmpty() && !closed) LockSupport.park(this);
+            sleeping = false;
+            return;
+        }
+        LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS));
+        long now = System.nanoTime();
+        for (Iterator<Map.Entry<Statement, Long>> it = deadlines.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Statement, Long> entry = it.next();
+            Statement statement = entry.getKey();
+            if (isClosed(statement)) {
+                it.remove();
+            } else if (now - entry.getValue() >= 0) {
+                it.remove();
+                cancel(statement);
+            }
+        }
+    }
+
+    /** Closed for certain; a statement that cannot say (whatever it throws) stays watched until its deadline. */
     private static boolean isClosed(Statement statement) {
         try {
             return statement.isClosed();
-        } catch (SQLException | RuntimeException e) {
-            return true;
+        } catch (Throwable e) {
+            return false;
         }
     }
 
     private static void cancel(Statement statement) {
         try {
             statement.cancel();
-        } catch (SQLException | RuntimeException e) {
-            // Closed meanwhile, or the server unreachable: the network timeout then ends the statement.
+        } catch (Throwable e) {
+            // Closed meanwhile, or the server unreachable: the network timeout then ends the statement. Nothing one
+            // statement throws may keep the others from their cancels.
         }
     }
 

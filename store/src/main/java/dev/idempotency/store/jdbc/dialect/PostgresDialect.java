@@ -23,6 +23,9 @@ final class PostgresDialect extends Dialect {
         p.setProperty("connectTimeout", String.valueOf(seconds(settings.connectTimeout())));
         p.setProperty("loginTimeout", String.valueOf(seconds(settings.connectTimeout())));
         p.setProperty("socketTimeout", String.valueOf(seconds(settings.queryTimeout()) + NETWORK_GRACE_SECONDS));
+        // The cancel at the query timeout must reach the server before the network timeout gives the connection up
+        // (after which the server process it would free is out of reach); the driver's default waits 10 s for it.
+        p.setProperty("cancelSignalTimeout", "1");
         // Every statement of the store writes or precedes a write: with a multi-host URL, connect to the primary only,
         // never to a standby (an old primary back as one after a failover). A URL that says otherwise wins.
         p.setProperty("targetServerType", "primary");
