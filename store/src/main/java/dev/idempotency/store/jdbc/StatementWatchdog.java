@@ -1,7 +1,10 @@
 package dev.idempotency.store.jdbc;
 
+import dev.idempotency.store.jdbc.dialect.Dialect;
+
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,10 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Cancels the store's statements that run past the query timeout, from one thread of its own. The PostgreSQL driver's
- * query timeout schedules a task on its shared timer for every statement and wakes the timer's thread each time (3.4 %
- * of the JVM's CPU under keyed requests at one connection, plus a wake-up in every statement's path); here a statement
- * costs a map entry, and this thread looks every {@link #TICK_MILLIS} ms while any is watched, and sleeps otherwise.
+ * Cancels the store's statements that run past the query timeout, from one thread of its own, instead of a driver
+ * timer task per statement (why, for PostgreSQL: {@code PostgresDialect#cancelsFromWatchdog}). A statement costs a map
+ * entry; this thread looks every {@link #TICK_MILLIS} ms while any is watched, and sleeps otherwise.
  *
  * <p>The cancel is the driver's own {@link Statement#cancel()}, as its timer would call it: a statement that already
  * finished ignores it, and the driver keeps a cancel from reaching the connection's next statement. A statement stays
@@ -23,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
 final class StatementWatchdog implements AutoCloseable {
 
     /** How late a cancel may come: far below the network timeout, which waits {@code NETWORK_GRACE_SECONDS} longer. */
-    static final long TICK_MILLIS = 100;
+    private static final long TICK_MILLIS = 100;
 
     private final Map<Statement, Long> deadlines = new ConcurrentHashMap<>();
     private final Thread thread;
@@ -42,7 +44,7 @@ final class StatementWatchdog implements AutoCloseable {
     void watch(Statement statement, long timeoutNanos) throws SQLException {
         if (!thread.isAlive()) {
             // Never a statement without its timeout: should this thread ever end, the driver's own timer takes over.
-            statement.setQueryTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toSeconds(timeoutNanos + 999_999_999L)));
+            statement.setQueryTimeout(Dialect.seconds(Duration.ofNanos(timeoutNanos)));
             return;
         }
         deadlines.put(statement, System.nanoTime() + timeoutNanos);
