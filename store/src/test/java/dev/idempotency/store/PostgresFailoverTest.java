@@ -59,7 +59,12 @@ class PostgresFailoverTest {
         JdbcIdempotencyStore store = JdbcIdempotencyStore.open(StoreSettings.builder().url(url).poolSize(poolSize)
                 .connectTimeout(Duration.ofSeconds(1)).queryTimeout(Duration.ofSeconds(1)).build());
         stores.add(store);
-        Await.until("the store to open", Duration.ofSeconds(30), () -> {
+        awaitSchema(store, Duration.ofSeconds(30));
+        return store;
+    }
+
+    private static void awaitSchema(JdbcIdempotencyStore store, Duration timeout) {
+        Await.until("the store's schema", timeout, () -> {
             try {
                 store.checkSchema();
                 return true;
@@ -67,7 +72,6 @@ class PostgresFailoverTest {
                 return false;
             }
         }, ready -> ready);
-        return store;
     }
 
     private static StoredResponse response(String body) {
@@ -201,6 +205,45 @@ class PostgresFailoverTest {
         primary.execute("ALTER SYSTEM SET synchronous_standby_names = ''");
         primary.execute("SELECT pg_reload_conf()");
         assertEquals(Outcome.ACQUIRED, onceWritable(store, "after-the-standby-requirement").outcome());
+    }
+
+    /**
+     * The schema's DDL and partition maintenance commit transactions of their own. With the standby absent, each such
+     * commit is cancelled on the server at the query timeout and fails closed, instead of holding its server process,
+     * and the locks of its DDL (which every starting node and every partition drop queue behind), until the standby
+     * returns.
+     */
+    @Test
+    void schemaAndPartitionCommitsWaitingForAnAbsentStandbyAreCancelledOnTheServer() throws Exception {
+        PostgresNode primary = primary();
+        JdbcIdempotencyStore store = JdbcIdempotencyStore.open(StoreSettings.builder().url(primary.url()).poolSize(2)
+                .connectTimeout(Duration.ofSeconds(1)).queryTimeout(Duration.ofSeconds(1)).partitioning(Duration.ofDays(1)).build());
+        stores.add(store);
+        requireStandby(primary, "absent");
+        assertThrows(StoreUnavailableException.class, store::checkSchema, "the schema's commit is not replicated");
+        awaitNoCommitWaitingForTheStandby(primary);
+
+        requireStandby(primary, "");
+        awaitSchema(store, Duration.ofSeconds(20));
+        // The newest partition ahead goes missing: the next maintenance round makes it again, in a transaction.
+        String newest = queryText(primary, "SELECT max(c.relname) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
+                + " WHERE i.inhparent = to_regclass('idempotency_keys')");
+        primary.execute("DROP TABLE " + newest);
+        requireStandby(primary, "absent");
+        assertThrows(StoreUnavailableException.class, () -> store.purgeExpired(batch -> { }), "the new partition's commit is not replicated");
+        awaitNoCommitWaitingForTheStandby(primary);
+    }
+
+    private static void requireStandby(PostgresNode primary, String names) throws Exception {
+        primary.execute("ALTER SYSTEM SET synchronous_standby_names = '" + names + "'");
+        primary.execute("SELECT pg_reload_conf()");
+        Await.until("commits to wait for standby '" + names + "'", Duration.ofSeconds(10),
+                () -> queryText(primary, "SHOW synchronous_standby_names"), names::equals);
+    }
+
+    private static void awaitNoCommitWaitingForTheStandby(PostgresNode primary) {
+        Await.until("no server process to wait for the standby", Duration.ofSeconds(10),
+                () -> queryInt(primary, "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'"), n -> n == 0);
     }
 
     /** A server that turns read-only (a demoted primary) is not written to; writes resume when it is writable again. */

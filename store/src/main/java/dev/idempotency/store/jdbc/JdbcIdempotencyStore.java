@@ -102,7 +102,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     + dialect.name() + " store has no time partitioning (PostgreSQL only); leave it unset");
         }
         this.partitions = settings.partitioning() == null ? null
-                : new TimePartitions(settings.table(), dialect.schemaLockStatement(settings.table()), settings.partitioning(), settings.ttl(),
+                : new TimePartitions(dialect, settings.table(), settings.partitioning(), settings.ttl(),
                 Dialect.seconds(settings.queryTimeout()), settings.batchSize());
         this.sql = new Sql(dialect, settings.table(), settings.batchSize(), settings.unknownRetention().toMillis(),
                 settings.lease().toMillis(), settings.ttl().toMillis(), partitions != null);
@@ -1189,7 +1189,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private synchronized void ensureSchema(Connection c) throws SQLException {
         if (schemaReady) return;
-        SchemaManager.apply(c, dialect, settings.table(), settings.schemaMode(), markedEffects, settings.partitioning());
+        SchemaManager.apply(c, dialect, settings.table(), settings.schemaMode(), markedEffects, settings.partitioning(),
+                this::limitTime, queryTimeoutNanos);
         if (partitions != null && settings.schemaMode() != SchemaMode.NONE) {
             try {
                 partitions.createAhead(c);

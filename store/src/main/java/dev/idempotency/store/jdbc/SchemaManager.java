@@ -95,12 +95,13 @@ public final class SchemaManager {
 
     /**
      * Creates or validates per {@code mode}; {@code effects}: the effect table must be usable too; {@code partitioning}:
-     * the width of the key table's time partitions, or null for one plain table.
+     * the width of the key table's time partitions, or null for one plain table; {@code limit} and {@code timeoutNanos}:
+     * how the store holds a statement to its query timeout, which the commit of the DDL's transaction gets too.
      */
     static void apply(Connection connection, Dialect dialect, String table, SchemaMode mode, boolean effects,
-                      java.time.Duration partitioning) throws SQLException {
+                      java.time.Duration partitioning, Dialect.TimeLimit limit, long timeoutNanos) throws SQLException {
         if (mode == SchemaMode.NONE) return;
-        if (mode == SchemaMode.CREATE) create(connection, dialect, table, partitioning);
+        if (mode == SchemaMode.CREATE) create(connection, dialect, table, partitioning, limit, timeoutNanos);
         validate(connection, dialect, table, partitioning);
         if (effects) validateEffects(connection, dialect, table);
     }
@@ -120,13 +121,14 @@ public final class SchemaManager {
     private static final int CREATE_ATTEMPTS = 3;
     private static final Object CREATE_LOCK = new Object();
 
-    private static void create(Connection connection, Dialect dialect, String table, java.time.Duration partitioning) throws SQLException {
+    private static void create(Connection connection, Dialect dialect, String table, java.time.Duration partitioning,
+                               Dialect.TimeLimit limit, long timeoutNanos) throws SQLException {
         // Nodes starting at once race on CREATE ... IF NOT EXISTS; within one JVM the lock orders them, across JVMs a
         // later attempt finds what the winner created.
         synchronized (CREATE_LOCK) {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    runDdl(connection, dialect, table, partitioning);
+                    runDdl(connection, dialect, table, partitioning, limit, timeoutNanos);
                     return;
                 } catch (SQLException e) {
                     if (Failures.unavailable(e)) throw e;
@@ -139,7 +141,8 @@ public final class SchemaManager {
         }
     }
 
-    private static void runDdl(Connection connection, Dialect dialect, String table, java.time.Duration partitioning) throws SQLException {
+    private static void runDdl(Connection connection, Dialect dialect, String table, java.time.Duration partitioning,
+                               Dialect.TimeLimit limit, long timeoutNanos) throws SQLException {
         // Read in autocommit, before the DDL transaction: a failed query would abort a PostgreSQL transaction. The
         // version only ever grows, so a node racing another at worst repeats an upgrade, whose statements are
         // idempotent.
@@ -159,7 +162,9 @@ public final class SchemaManager {
             // Upgrades first: the shipped DDL ends by recording the new version, which must not precede them.
             for (String sql : upgrade) statement.execute(sql);
             for (String sql : ddlStatements(dialect, table, partitioning)) statement.execute(sql);
-            if (lock != null) connection.commit();
+            // Cancelled at the query timeout: a commit waiting for an absent synchronous standby would otherwise hold
+            // its server process, and the schema lock every starting node waits for, until the standby returns.
+            if (lock != null) dialect.commit(connection, limit, timeoutNanos);
         } catch (SQLException e) {
             if (lock != null) connection.rollback();
             throw e;

@@ -1,5 +1,7 @@
 package dev.idempotency.store.jdbc;
 
+import dev.idempotency.store.jdbc.dialect.Dialect;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,6 +14,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,13 +43,15 @@ final class TimePartitions {
     private final long widthSeconds;
     private final long ttlSeconds;
     private final Pattern partitionName;
+    private final Dialect dialect;
     private final int queryTimeoutSeconds;
     private final String lockStatement;
     private final String moveUnknownOut;
 
-    /** {@code lockStatement}: the transaction-scoped lock that serialises schema changes to the table across nodes. */
-    TimePartitions(String table, String lockStatement, Duration width, Duration ttl, int queryTimeoutSeconds, int batchSize) {
-        this.lockStatement = lockStatement;
+    TimePartitions(Dialect dialect, String table, Duration width, Duration ttl, int queryTimeoutSeconds, int batchSize) {
+        this.dialect = dialect;
+        // The transaction-scoped lock that serialises schema changes to the table across nodes.
+        this.lockStatement = dialect.schemaLockStatement(table);
         this.queryTimeoutSeconds = queryTimeoutSeconds;
         this.table = table;
         int dot = table.indexOf('.');
@@ -161,7 +166,9 @@ final class TimePartitions {
         try (Statement s = statement(c)) {
             if (lockTimeout != null) s.execute("SET LOCAL lock_timeout = '" + lockTimeout + "'");
             ddl.run(s);
-            c.commit();
+            // Cancelled at the query timeout like any statement: a commit waiting for an absent synchronous standby
+            // would otherwise hold its server process, and the locks of its DDL, until the standby returns.
+            dialect.commit(c, this::limitTime, TimeUnit.SECONDS.toNanos(queryTimeoutSeconds));
         } catch (SQLException e) {
             c.rollback();
             throw e;
@@ -187,7 +194,7 @@ final class TimePartitions {
             String partition = schemaPrefix + name + "_p" + suffix;
             try (Statement s = statement(c)) {
                 try (PreparedStatement move = c.prepareStatement(String.format(moveUnknownOut, partition))) {
-                    move.setQueryTimeout(queryTimeoutSeconds);
+                    limitTime(move);
                     move.setString(1, BOUND.format(Instant.ofEpochSecond(start)));
                     while (move.executeUpdate() > 0) {
                         // in batches, until none is left that no one holds
@@ -280,8 +287,13 @@ final class TimePartitions {
 
     private Statement statement(Connection c) throws SQLException {
         Statement s = c.createStatement();
-        s.setQueryTimeout(queryTimeoutSeconds);
+        limitTime(s);
         return s;
+    }
+
+    // The driver's own timeout, not the store's watchdog: these statements run more than once.
+    private void limitTime(Statement s) throws SQLException {
+        s.setQueryTimeout(queryTimeoutSeconds);
     }
 
     // Each probe is answered by one of the partial indexes (in flight, terminal by expiry, unknown): no scan.
@@ -312,7 +324,7 @@ final class TimePartitions {
 
     private PreparedStatement prepare(Connection c, String sql) throws SQLException {
         PreparedStatement ps = c.prepareStatement(sql);
-        ps.setQueryTimeout(queryTimeoutSeconds);
+        limitTime(ps);
         return ps;
     }
 
