@@ -2,7 +2,8 @@
 # The agent's performance on a stock Tomcat 9, in one repeatable run: throughput, p50/p99 latency and server CPU per
 # request of the same cheap POST (/shop/ping) without the agent, with it and no key, with a new key per request on the
 # embedded H2, PostgreSQL and MariaDB stores, and replays on PostgreSQL; beside them the databases' own ceiling for
-# the two statements of a keyed request (pgbench for PostgreSQL, a JDBC loop for MariaDB); and start-up times.
+# the two statements of a keyed request (pgbench for PostgreSQL, a JDBC loop for MariaDB and for an H2 file of its
+# own); and start-up times.
 # Servers with and without the agent run side by side and are measured in turn at every point, so a machine that
 # slows down during the run slows both. Writes results.md, results.tsv and results.png under RESULTS.
 #
@@ -13,7 +14,7 @@
 #   SERVER_WARMUP_SECONDS=20 load on each server once it is up, before the first point (JIT, pools, the store's table)
 #   ROUNDS=1                 repeat every point; the table shows the median of the rounds
 #   STARTUPS=3               start-ups measured per server kind, alternating without/with the agent
-#   SERIES=plain,agent-no-key,agent-h2,pgbench-ceiling,agent-pg,agent-pg-replay,mariadb-ceiling,agent-mariadb
+#   SERIES=plain,agent-no-key,h2-ceiling,agent-h2,pgbench-ceiling,agent-pg,agent-pg-replay,mariadb-ceiling,agent-mariadb
 #   REPLAY_KEYS=1000         completed keys the replay series cycles through
 #   PG_HOST/PG_PORT/PG_DB/PG_USER, MARIADB_HOST/MARIADB_PORT/MARIADB_DB/MARIADB_USER, BENCH_TABLE=bench_agent_keys
 #   SERVER_JAVA_OPTS=-Xmx512m, AGENT_OPTS (extra -Didempotency.* for every agent server), RESULTS, BASE_PORT=18480
@@ -31,7 +32,7 @@ WARMUP_SECONDS=${WARMUP_SECONDS:-2}
 SERVER_WARMUP_SECONDS=${SERVER_WARMUP_SECONDS:-20}
 ROUNDS=${ROUNDS:-1}
 STARTUPS=${STARTUPS:-3}
-ALL_SERIES=plain,agent-no-key,agent-h2,pgbench-ceiling,agent-pg,agent-pg-replay,mariadb-ceiling,agent-mariadb
+ALL_SERIES=plain,agent-no-key,h2-ceiling,agent-h2,pgbench-ceiling,agent-pg,agent-pg-replay,mariadb-ceiling,agent-mariadb
 SERIES=${SERIES:-$ALL_SERIES}
 REPLAY_KEYS=${REPLAY_KEYS:-1000}
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_DB=${PG_DB:-test} PG_USER=${PG_USER:-postgres}
@@ -49,6 +50,7 @@ label() {
   case $1 in
     plain) echo "no agent, no key" ;;
     agent-no-key) echo "agent, no key" ;;
+    h2-ceiling) echo "ceiling: JDBC loop, H2" ;;
     agent-h2) echo "agent, new key, H2" ;;
     pgbench-ceiling) echo "ceiling: pgbench, PostgreSQL" ;;
     agent-pg) echo "agent, new key, PostgreSQL" ;;
@@ -60,7 +62,7 @@ label() {
 }
 # The ceiling a keyed series is compared with.
 ceiling_of() {
-  case $1 in agent-pg) echo pgbench-ceiling ;; agent-mariadb) echo mariadb-ceiling ;; *) echo "" ;; esac
+  case $1 in agent-h2) echo h2-ceiling ;; agent-pg) echo pgbench-ceiling ;; agent-mariadb) echo mariadb-ceiling ;; *) echo "" ;; esac
 }
 for s in ${SERIES//,/ }; do label "$s" >/dev/null; done
 wants() { [[ ",$SERIES," == *",$1,"* ]]; }
@@ -114,12 +116,15 @@ cp "$E2E/target/wars/payments-javax.war" "$WORK/payments-javax.war"
 WAR=$WORK/payments-javax.war
 cp "$ROOT/agent/target/idempotency-agent.jar" "$WORK/idempotency-agent.jar"
 AGENT_JAR=$WORK/idempotency-agent.jar
-if wants mariadb-ceiling; then
-  mkdir -p "$WORK/ceiling-classes/dev/idempotency/e2e/bench"
-  cp "$E2E"/target/test-classes/dev/idempotency/e2e/bench/JdbcCeilingBenchmark*.class "$WORK/ceiling-classes/dev/idempotency/e2e/bench/"
-  ./mvnw -q -B -pl demo-apps/servlet-e2e dependency:build-classpath -Dmdep.includeScope=test \
-    -Dmdep.outputFile="$WORK/e2e.classpath" >/dev/null
+if wants_any mariadb-ceiling h2-ceiling; then
+  # The JDBC ceiling is a store benchmark: the drivers, H2 and the store's schema code come with the store's classpath.
+  ./mvnw -q -B -pl store test-compile
+  cp -r "$ROOT/store/target/classes" "$WORK/store-classes"
+  mkdir -p "$WORK/ceiling-classes/dev/idempotency/store/bench"
+  cp "$ROOT"/store/target/test-classes/dev/idempotency/store/bench/JdbcCeilingBenchmark*.class "$WORK/ceiling-classes/dev/idempotency/store/bench/"
+  ./mvnw -q -B -pl store dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$WORK/store.classpath" >/dev/null
 fi
+H2_CEILING_URL="jdbc:h2:file:$WORK/h2-ceiling/keys"
 
 # --- servers -------------------------------------------------------------------------------------------------------
 declare -A PID=() PORT=() BASE=()
@@ -244,7 +249,8 @@ pgbench_ceiling() { # clients -> RESULT line
 }
 
 jdbc_ceiling() { # url clients -> RESULT line
-  "$JAVA" -cp "$WORK/ceiling-classes:$(cat "$WORK/e2e.classpath")" dev.idempotency.e2e.bench.JdbcCeilingBenchmark \
+  "$JAVA" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$WORK/ceiling-classes:$WORK/store-classes:$(cat "$WORK/store.classpath")" \
+    dev.idempotency.store.bench.JdbcCeilingBenchmark \
     "$1" "$BENCH_TABLE" "$2" "$WARMUP_SECONDS" "$SECONDS_PER_POINT" | grep '^RESULT '
 }
 
@@ -272,6 +278,9 @@ point() {
       clients=$(mariadb_free_connections)
       ((clients > c)) && clients=$c
       result=$(jdbc_ceiling "$MARIADB_URL" "$clients")
+      ;;
+    h2-ceiling)
+      result=$(jdbc_ceiling "$H2_CEILING_URL" "$c")
       ;;
     *)
       server=$(server_of "$series")
@@ -418,7 +427,8 @@ REPORT=$RESULTS/results.md
     "$ROUNDS round(s) (medians shown). CPU is the server JVM's user + system time during the point divided by the requests it" \
     "answered, all its threads included: the JIT compiler's too, which the first points of a short run still pay for" \
     "(each server had ${SERVER_WARMUP_SECONDS} s of load before them). A ceiling runs the two single-row statements of a keyed request (reserve insert, complete update) with as many" \
-    "clients as connections, one cycle counting as one request, on the agent's own table; its ratio column is the keyed" \
+    "clients as connections, one cycle counting as one request, on the agent's own table (H2's: on a file of its own, made by the" \
+    "store's schema code and opened with the store's engine settings); its ratio column is the keyed" \
     "series' throughput divided by the ceiling's. The agent reaches the database through its pool (\`idempotency.store.pool-size\`," \
     "default 10), so above 10 connections it holds fewer database sessions than the ceiling, whose own contention can then" \
     "put it below the agent. Errors: socket errors and non-2xx answers (wrk), failed transactions" \
@@ -497,7 +507,7 @@ for series in "${SERIES_LIST[@]}"; do
   for c in "${CONNS[@]}"; do echo "$c $(value "$series" "$c" 7)"; done >"$data"
   # A ceiling is drawn dashed in the colour of the series it bounds.
   case $series in
-    plain) color='#404040' ;; agent-no-key) color='#2ca02c' ;; agent-h2) color='#1f77b4' ;;
+    plain) color='#404040' ;; agent-no-key) color='#2ca02c' ;; agent-h2 | h2-ceiling) color='#1f77b4' ;;
     agent-pg | pgbench-ceiling) color='#ff7f0e' ;; agent-pg-replay) color='#9467bd' ;;
     agent-mariadb | mariadb-ceiling) color='#d62728' ;;
   esac

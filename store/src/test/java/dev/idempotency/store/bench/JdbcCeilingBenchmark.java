@@ -1,4 +1,8 @@
-package dev.idempotency.e2e.bench;
+package dev.idempotency.store.bench;
+
+import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+import dev.idempotency.store.jdbc.dialect.Dialect;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -9,16 +13,19 @@ import java.sql.SQLTransactionRollbackException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The database's ceiling for keyed requests: the two single-row statements of a first request (reserve a new key,
  * store its response), in the same shape as store/bench/reserve-complete.pgbench.sql, one connection per client,
- * autocommit, nothing else. For MariaDB/MySQL, which have no pgbench; PostgreSQL works too, for comparison with it.
- * Run by demo-apps/bench/run.sh, not a test.
+ * autocommit, nothing else. For MariaDB/MySQL, which have no pgbench, and for the embedded H2 (a database file of its
+ * own, in the engine settings the store gives H2: each commit written to the file before it returns); PostgreSQL works
+ * too, for comparison with pgbench. Run by demo-apps/bench/run.sh, not a test.
  *
- * <p>Arguments: JDBC URL, table (created by the agent), clients, warm-up seconds, seconds. Prints one line:
+ * <p>Arguments: JDBC URL, table (created by the agent; on H2 by the store's own schema code), clients, warm-up seconds,
+ * seconds. Prints one line:
  * {@code RESULT requests=N duration_us=N p50_us=N p99_us=N errors=N}.
  */
 public final class JdbcCeilingBenchmark {
@@ -38,11 +45,23 @@ public final class JdbcCeilingBenchmark {
         int warmUp = Integer.parseInt(args[3]);
         int seconds = Integer.parseInt(args[4]);
         String[] statements = statements(url, table);
+        Properties properties = new Properties();
+        if (url.startsWith("jdbc:h2:")) {
+            StoreSettings settings = StoreSettings.builder().url(url).table(table).build();
+            JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings);
+            try {
+                store.checkSchema();
+            } finally {
+                store.close();
+            }
+            // H2's defaults write a commit to the file up to 500 ms later: not the same work as the store's commits.
+            properties = Dialect.forUrl(url).driverProperties(settings);
+        }
 
         List<Connection> connections = new ArrayList<>();
         try {
             // Connected before the clock starts, as pgbench reports tps "without initial connection time".
-            for (int i = 0; i < clients; i++) connections.add(DriverManager.getConnection(url));
+            for (int i = 0; i < clients; i++) connections.add(DriverManager.getConnection(url, properties));
             if (warmUp > 0) cycles(connections, statements, warmUp, "w", new ArrayList<>(), new AtomicLong());
             List<long[]> latencies = new ArrayList<>();
             AtomicLong errors = new AtomicLong();
@@ -59,29 +78,33 @@ public final class JdbcCeilingBenchmark {
 
     /** The reserve insert and the complete update, as the store's dialect writes them (constants where it binds). */
     private static String[] statements(String url, String table) {
-        String columns = "scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts, created_at, updated_at, expires_at";
-        String complete = "UPDATE " + table + " SET status = 'COMPLETED', response_status = 201, response_headers = ?, response_body = ?, "
-                + "lease_expires_at = NULL, updated_at = %1$s WHERE scope = '" + SCOPE + "' AND idem_key = ? "
-                + "AND owner_token = '" + TOKEN + "' AND status IN ('IN_FLIGHT', 'UNKNOWN')";
-        String values = "'" + SCOPE + "', ?, 'fingerprint', 'IN_FLIGHT', '" + TOKEN + "', %2$s, 1, %1$s, %1$s, %3$s";
         if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
-            String now = "UTC_TIMESTAMP(3)";
-            String lease = "TIMESTAMPADD(MICROSECOND, CAST(30000 AS SIGNED) * 1000, UTC_TIMESTAMP(3))";
-            String expiry = "TIMESTAMPADD(MICROSECOND, CAST(86400000 AS SIGNED) * 1000, UTC_TIMESTAMP(3))";
-            return new String[] {
-                    String.format("INSERT IGNORE INTO " + table + " (" + columns + ") VALUES (" + values + ")", now, lease, expiry),
-                    String.format(complete, now)};
+            return statements(table, "INSERT IGNORE INTO", "", "UTC_TIMESTAMP(3)",
+                    "TIMESTAMPADD(MICROSECOND, CAST(30000 AS SIGNED) * 1000, UTC_TIMESTAMP(3))",
+                    "TIMESTAMPADD(MICROSECOND, CAST(86400000 AS SIGNED) * 1000, UTC_TIMESTAMP(3))");
         }
         if (url.startsWith("jdbc:postgresql:")) {
-            String now = "CURRENT_TIMESTAMP";
-            String lease = "CURRENT_TIMESTAMP + 30000 * INTERVAL '1 millisecond'";
-            String expiry = "CURRENT_TIMESTAMP + 86400000 * INTERVAL '1 millisecond'";
-            return new String[] {
-                    String.format("INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT (scope, idem_key) DO NOTHING",
-                            now, lease, expiry),
-                    String.format(complete, now)};
+            return statements(table, "INSERT INTO", " ON CONFLICT (scope, idem_key) DO NOTHING", "CURRENT_TIMESTAMP",
+                    "CURRENT_TIMESTAMP + 30000 * INTERVAL '1 millisecond'", "CURRENT_TIMESTAMP + 86400000 * INTERVAL '1 millisecond'");
         }
-        throw new IllegalArgumentException("not a PostgreSQL, MariaDB or MySQL URL: " + url);
+        if (url.startsWith("jdbc:h2:")) {
+            // H2 has no conflict-ignoring insert (the store reads its duplicate-key error); every key here is new.
+            return statements(table, "INSERT INTO", "", "CURRENT_TIMESTAMP",
+                    "DATEADD(MILLISECOND, CAST(30000 AS BIGINT), CURRENT_TIMESTAMP)",
+                    "DATEADD(MILLISECOND, CAST(86400000 AS BIGINT), CURRENT_TIMESTAMP)");
+        }
+        throw new IllegalArgumentException("not a PostgreSQL, MariaDB, MySQL or H2 URL: " + url);
+    }
+
+    /** {@code now}, {@code lease} and {@code expiry}: the database's expressions for now, now + 30 s and now + 24 h. */
+    private static String[] statements(String table, String insert, String onConflict, String now, String lease, String expiry) {
+        String columns = "scope, idem_key, fingerprint, status, owner_token, lease_expires_at, attempts, created_at, updated_at, expires_at";
+        String values = "'" + SCOPE + "', ?, 'fingerprint', 'IN_FLIGHT', '" + TOKEN + "', " + lease + ", 1, " + now + ", " + now + ", " + expiry;
+        return new String[] {
+                insert + " " + table + " (" + columns + ") VALUES (" + values + ")" + onConflict,
+                "UPDATE " + table + " SET status = 'COMPLETED', response_status = 201, response_headers = ?, response_body = ?, "
+                        + "lease_expires_at = NULL, updated_at = " + now + " WHERE scope = '" + SCOPE + "' AND idem_key = ? "
+                        + "AND owner_token = '" + TOKEN + "' AND status IN ('IN_FLIGHT', 'UNKNOWN')"};
     }
 
     private static long cycles(List<Connection> connections, String[] statements, int seconds, String phase, List<long[]> latencies,
