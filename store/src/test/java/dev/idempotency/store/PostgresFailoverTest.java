@@ -220,7 +220,7 @@ class PostgresFailoverTest {
                 .connectTimeout(Duration.ofSeconds(1)).queryTimeout(Duration.ofSeconds(1)).partitioning(Duration.ofDays(1)).build());
         stores.add(store);
         requireStandby(primary, "absent");
-        assertThrows(StoreUnavailableException.class, store::checkSchema, "the schema's commit is not replicated");
+        assertThrows(StoreNotReplicatedException.class, store::checkSchema, "the schema's commit is not replicated");
         awaitNoCommitWaitingForTheStandby(primary);
 
         requireStandby(primary, "");
@@ -230,7 +230,7 @@ class PostgresFailoverTest {
                 + " WHERE i.inhparent = to_regclass('idempotency_keys')");
         primary.execute("DROP TABLE " + newest);
         requireStandby(primary, "absent");
-        assertThrows(StoreUnavailableException.class, () -> store.purgeExpired(batch -> { }), "the new partition's commit is not replicated");
+        assertThrows(StoreNotReplicatedException.class, () -> store.purgeExpired(batch -> { }), "the new partition's commit is not replicated");
         awaitNoCommitWaitingForTheStandby(primary);
     }
 

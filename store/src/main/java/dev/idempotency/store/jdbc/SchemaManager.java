@@ -96,7 +96,7 @@ public final class SchemaManager {
     /**
      * Creates or validates per {@code mode}; {@code effects}: the effect table must be usable too; {@code partitioning}:
      * the width of the key table's time partitions, or null for one plain table; {@code limit} and {@code timeoutNanos}:
-     * how the store holds a statement to its query timeout, which the commit of the DDL's transaction gets too.
+     * how the store holds a statement to its query timeout, applied to the commit of the DDL's transaction.
      */
     static void apply(Connection connection, Dialect dialect, String table, SchemaMode mode, boolean effects,
                       java.time.Duration partitioning, Dialect.TimeLimit limit, long timeoutNanos) throws SQLException {
@@ -153,7 +153,21 @@ public final class SchemaManager {
             if (resource != null) upgrade.addAll(statements(resource, table, null));
         }
         String lock = dialect.schemaLockStatement(table);
-        if (lock != null) connection.setAutoCommit(false);
+        if (lock == null) {
+            applyDdl(connection, dialect, table, partitioning, upgrade, null);
+            return;
+        }
+        DdlTransaction.run(connection, () -> {
+            applyDdl(connection, dialect, table, partitioning, upgrade, lock);
+            // Cancelled at the query timeout: a commit waiting for an absent synchronous standby would otherwise hold
+            // its server process, and the schema lock every starting node waits for, until the standby returns.
+            dialect.commit(connection, limit, timeoutNanos);
+        });
+    }
+
+    /** The upgrades and the shipped DDL, after taking {@code lock} (null: the database has no such lock). */
+    private static void applyDdl(Connection connection, Dialect dialect, String table, java.time.Duration partitioning,
+                                 List<String> upgrade, String lock) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             if (lock != null) statement.execute(lock);
             // Under the lock, before any DDL: the partitioned DDL replaces the width function, which must never change
@@ -162,14 +176,6 @@ public final class SchemaManager {
             // Upgrades first: the shipped DDL ends by recording the new version, which must not precede them.
             for (String sql : upgrade) statement.execute(sql);
             for (String sql : ddlStatements(dialect, table, partitioning)) statement.execute(sql);
-            // Cancelled at the query timeout: a commit waiting for an absent synchronous standby would otherwise hold
-            // its server process, and the schema lock every starting node waits for, until the standby returns.
-            if (lock != null) dialect.commit(connection, limit, timeoutNanos);
-        } catch (SQLException e) {
-            if (lock != null) connection.rollback();
-            throw e;
-        } finally {
-            if (lock != null) connection.setAutoCommit(true);
         }
     }
 

@@ -45,6 +45,7 @@ final class TimePartitions {
     private final Pattern partitionName;
     private final Dialect dialect;
     private final int queryTimeoutSeconds;
+    private final long queryTimeoutNanos;
     private final String lockStatement;
     private final String moveUnknownOut;
 
@@ -53,6 +54,7 @@ final class TimePartitions {
         // The transaction-scoped lock that serialises schema changes to the table across nodes.
         this.lockStatement = dialect.schemaLockStatement(table);
         this.queryTimeoutSeconds = queryTimeoutSeconds;
+        this.queryTimeoutNanos = TimeUnit.SECONDS.toNanos(queryTimeoutSeconds);
         this.table = table;
         int dot = table.indexOf('.');
         this.schemaPrefix = dot < 0 ? "" : table.substring(0, dot + 1);
@@ -161,20 +163,15 @@ final class TimePartitions {
 
     /** {@code ddl} in a transaction of its own, waiting for locks at most {@code lockTimeout} (null: the session's). */
     private void inTransaction(Connection c, String lockTimeout, Ddl ddl) throws SQLException {
-        boolean autoCommit = c.getAutoCommit();
-        c.setAutoCommit(false);
-        try (Statement s = statement(c)) {
-            if (lockTimeout != null) s.execute("SET LOCAL lock_timeout = '" + lockTimeout + "'");
-            ddl.run(s);
+        DdlTransaction.run(c, () -> {
+            try (Statement s = statement(c)) {
+                if (lockTimeout != null) s.execute("SET LOCAL lock_timeout = '" + lockTimeout + "'");
+                ddl.run(s);
+            }
             // Cancelled at the query timeout like any statement: a commit waiting for an absent synchronous standby
             // would otherwise hold its server process, and the locks of its DDL, until the standby returns.
-            dialect.commit(c, this::limitTime, TimeUnit.SECONDS.toNanos(queryTimeoutSeconds));
-        } catch (SQLException e) {
-            c.rollback();
-            throw e;
-        } finally {
-            c.setAutoCommit(autoCommit);
-        }
+            dialect.commit(c, this::withDriverTimeout, queryTimeoutNanos);
+        });
     }
 
     /**
@@ -194,7 +191,7 @@ final class TimePartitions {
             String partition = schemaPrefix + name + "_p" + suffix;
             try (Statement s = statement(c)) {
                 try (PreparedStatement move = c.prepareStatement(String.format(moveUnknownOut, partition))) {
-                    limitTime(move);
+                    withDriverTimeout(move);
                     move.setString(1, BOUND.format(Instant.ofEpochSecond(start)));
                     while (move.executeUpdate() > 0) {
                         // in batches, until none is left that no one holds
@@ -287,12 +284,13 @@ final class TimePartitions {
 
     private Statement statement(Connection c) throws SQLException {
         Statement s = c.createStatement();
-        limitTime(s);
+        withDriverTimeout(s);
         return s;
     }
 
-    // The driver's own timeout, not the store's watchdog: these statements run more than once.
-    private void limitTime(Statement s) throws SQLException {
+    // The driver's own timer, not the store's watchdog (which watches a statement for one execution): most statements
+    // here run several times, and this housekeeping is too rare for the timer's cost to matter.
+    private void withDriverTimeout(Statement s) throws SQLException {
         s.setQueryTimeout(queryTimeoutSeconds);
     }
 
@@ -324,7 +322,7 @@ final class TimePartitions {
 
     private PreparedStatement prepare(Connection c, String sql) throws SQLException {
         PreparedStatement ps = c.prepareStatement(sql);
-        limitTime(ps);
+        withDriverTimeout(ps);
         return ps;
     }
 
