@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -182,6 +183,44 @@ abstract class StoreOutageContract {
                 dropTables(db, store.settings().table());
             }
         }
+    }
+
+    /**
+     * A store closed while its pools are still making their first connections (the database slow to answer a connect)
+     * waits for them and closes them too: none is left open on the database once close returns. The pools' close used
+     * to wait for them not at all, and a connection made after it stayed open for the life of the JVM.
+     */
+    @Test
+    void aStoreClosedWhileItsPoolsConnectLeavesNoConnectionOpen() throws Exception {
+        TestDatabase db = database();
+        try (TcpProxy proxy = new TcpProxy(db.hostAndPort())) {
+            StoreSettings settings = through(proxy, db).connectTimeout(Duration.ofSeconds(5)).build();
+            proxy.holdNewConnections();
+            JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings);
+            try {
+                Await.until("the pools to start connecting", Duration.ofSeconds(10), proxy::heldConnections, n -> n > 0);
+                Thread closer = new Thread(store::close, "closing-store");
+                closer.start();
+                // The connects complete only once close() is under way: waiting for them (or done without waiting).
+                Await.until("close() to wait for the pools' connects", Duration.ofSeconds(10),
+                        () -> !closer.isAlive() || waitsForConnects(closer), waiting -> waiting);
+                proxy.releaseHeld();
+                closer.join(TimeUnit.SECONDS.toMillis(20));
+                assertFalse(closer.isAlive(), "close() returned");
+                Await.until("every connection the pools made to be closed", Duration.ofSeconds(10), proxy::openConnections, n -> n == 0);
+            } finally {
+                store.close();
+                proxy.releaseHeld();
+                dropTables(db, settings.table());
+            }
+        }
+    }
+
+    private static boolean waitsForConnects(Thread closer) {
+        for (StackTraceElement frame : closer.getStackTrace()) {
+            if (frame.getMethodName().equals("awaitTermination")) return true;
+        }
+        return false;
     }
 
     @Test

@@ -17,6 +17,12 @@ final class DriverDataSource implements DataSource {
     private final Driver driver;
     private final String url;
     private final Properties properties;
+    /**
+     * What the pool sets (its connection timeout): the driver's own connect timeout applies, but the pool's close also
+     * waits this long for a connection being made. At 0 it waited not at all, and a connection made after the close
+     * stayed open for the life of the JVM.
+     */
+    private volatile int loginTimeoutSeconds;
 
     DriverDataSource(String driverClassName, String url, String user, String password, Properties driverProperties) {
         this.driver = instantiate(driverClassName);
@@ -50,8 +56,8 @@ final class DriverDataSource implements DataSource {
 
     @Override public PrintWriter getLogWriter() { return null; }
     @Override public void setLogWriter(PrintWriter out) { }
-    @Override public void setLoginTimeout(int seconds) { }
-    @Override public int getLoginTimeout() { return 0; }
+    @Override public void setLoginTimeout(int seconds) { loginTimeoutSeconds = seconds; }
+    @Override public int getLoginTimeout() { return loginTimeoutSeconds; }
     @Override public Logger getParentLogger() throws SQLFeatureNotSupportedException { throw new SQLFeatureNotSupportedException(); }
     @Override public <T> T unwrap(Class<T> iface) throws SQLException { throw new SQLException("not a wrapper"); }
     @Override public boolean isWrapperFor(Class<?> iface) { return false; }

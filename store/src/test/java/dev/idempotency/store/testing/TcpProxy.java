@@ -24,6 +24,8 @@ public final class TcpProxy implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket server;
     private volatile String loseRepliesAfter;
+    private final java.util.List<Socket> held = new java.util.ArrayList<>();
+    private boolean holding;
 
     public TcpProxy(String targetHostAndPort) throws IOException {
         String[] parts = targetHostAndPort.split(":");
@@ -82,10 +84,33 @@ public final class TcpProxy implements AutoCloseable {
         return loseRepliesAfter;
     }
 
+    /** New connections are accepted but not forwarded (a database slow to answer a connect) until {@link #releaseHeld}. */
+    public synchronized void holdNewConnections() {
+        holding = true;
+    }
+
+    /** Connections accepted and held so far. */
+    public synchronized int heldConnections() {
+        return held.size();
+    }
+
+    /** Forwards the held connections and every new one. */
+    public synchronized void releaseHeld() throws IOException {
+        holding = false;
+        for (Socket client : held) forward(client);
+        held.clear();
+    }
+
+    /** Client connections open through the proxy (held ones included). */
+    public synchronized int openConnections() {
+        return held.size() + links;
+    }
+
     /** Refuses new connections and drops every open one, as a database outage would. */
     public synchronized void cut() throws IOException {
         if (server != null) server.close();
         server = null;
+        held.clear();
         for (Socket socket : sockets) closeQuietly(socket);
         sockets.clear();
     }
@@ -94,22 +119,47 @@ public final class TcpProxy implements AutoCloseable {
         while (!s.isClosed()) {
             try {
                 Socket client = s.accept();
-                Socket upstream = new Socket(targetHost, targetPort);
-                sockets.add(client);
-                sockets.add(upstream);
-                Link link = new Link();
-                pump(client, upstream, link, true);
-                pump(upstream, client, link, false);
+                synchronized (this) {
+                    if (holding) {
+                        sockets.add(client);
+                        held.add(client);
+                        continue;
+                    }
+                }
+                forward(client);
             } catch (IOException e) {
                 // closed by cut(), or the target refused: the client sees its connection fail
             }
         }
     }
 
+    private void forward(Socket client) throws IOException {
+        Socket upstream;
+        try {
+            upstream = new Socket(targetHost, targetPort);
+        } catch (IOException e) {
+            closeQuietly(client);
+            throw e;
+        }
+        sockets.add(client);
+        sockets.add(upstream);
+        Link link = new Link();
+        synchronized (this) {
+            links++;
+        }
+        pump(client, upstream, link, true);
+        pump(upstream, client, link, false);
+    }
+
     /** One client connection and its upstream: whether the database's answers still reach the client. */
     private static final class Link {
         volatile boolean repliesLost;
+        /** Set by the first of its two pumps to end: the link is closed then. */
+        final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
     }
+
+    /** Forwarded connections not yet closed. */
+    private int links;
 
     private void pump(Socket from, Socket to, Link link, boolean fromClient) {
         Thread t = new Thread(() -> {
@@ -135,6 +185,11 @@ public final class TcpProxy implements AutoCloseable {
                 closeQuietly(to);
                 sockets.remove(from);
                 sockets.remove(to);
+                if (link.ended.compareAndSet(false, true)) {
+                    synchronized (TcpProxy.this) {
+                        links--;
+                    }
+                }
             }
         }, "tcp-proxy-pump");
         t.setDaemon(true);
