@@ -48,6 +48,22 @@ final class ConnectionPool {
         return new HikariDataSource(config);
     }
 
+    /**
+     * Closes {@code pool} and every connection it made or is making. Hikari's close waits for a connection being made
+     * (its data source's login timeout) and gives its shutdown up halfway, leaving connections open, when that wait is
+     * interrupted: an interrupt of the closing thread is held back until the pool is closed.
+     */
+    static void close(HikariDataSource pool) {
+        javax.sql.DataSource dataSource = pool.getDataSource();
+        if (dataSource instanceof DriverDataSource) ((DriverDataSource) dataSource).close();
+        boolean interrupted = Thread.interrupted();
+        try {
+            pool.close();
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+    }
+
     /** Daemon threads that never hold on to the class loader of whichever application thread started the pool. */
     private static final class PoolThreadFactory implements ThreadFactory {
         private final AtomicInteger count = new AtomicInteger();

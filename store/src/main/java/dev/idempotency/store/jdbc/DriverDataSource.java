@@ -18,11 +18,13 @@ final class DriverDataSource implements DataSource {
     private final String url;
     private final Properties properties;
     /**
-     * What the pool sets (its connection timeout): the driver's own connect timeout applies, but the pool's close also
-     * waits this long for a connection being made. At 0 it waited not at all, and a connection made after the close
-     * stayed open for the life of the JVM.
+     * How long the pool's close waits for a connection being made, as its login timeout: enough for one just made to
+     * reach the pool, which then closes it (at 0 it was never closed); a connect that ends later finds {@link #closed}.
+     * Not what the pool sets (its connection timeout, unbounded), which would hold a JVM's exit as long.
      */
-    private volatile int loginTimeoutSeconds;
+    private static final int CLOSE_WAITS_FOR_CONNECT_SECONDS = 1;
+    /** Set before the pool closes: a connection made after that is closed at once (the pool would never close it). */
+    private volatile boolean closed;
 
     DriverDataSource(String driverClassName, String url, String user, String password, Properties driverProperties) {
         this.driver = instantiate(driverClassName);
@@ -44,9 +46,25 @@ final class DriverDataSource implements DataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
+        if (closed) throw new SQLException("the idempotency store is closed", "08003");
         Connection connection = driver.connect(url, properties);
         if (connection == null) throw new SQLException("driver " + driver.getClass().getName() + " does not accept this URL", "08001");
+        if (closed) {
+            // Made by a connect that outlasted the pool's wait in close(): the pool no longer takes it.
+            SQLException refused = new SQLException("the idempotency store closed while this connection was made", "08003");
+            try {
+                connection.close();
+            } catch (SQLException notClosed) {
+                refused.addSuppressed(notClosed);
+            }
+            throw refused;
+        }
         return connection;
+    }
+
+    /** No connection from now on; one being made is closed as soon as it is. */
+    void close() {
+        closed = true;
     }
 
     @Override
@@ -56,8 +74,8 @@ final class DriverDataSource implements DataSource {
 
     @Override public PrintWriter getLogWriter() { return null; }
     @Override public void setLogWriter(PrintWriter out) { }
-    @Override public void setLoginTimeout(int seconds) { loginTimeoutSeconds = seconds; }
-    @Override public int getLoginTimeout() { return loginTimeoutSeconds; }
+    @Override public void setLoginTimeout(int seconds) { }
+    @Override public int getLoginTimeout() { return CLOSE_WAITS_FOR_CONNECT_SECONDS; }
     @Override public Logger getParentLogger() throws SQLFeatureNotSupportedException { throw new SQLFeatureNotSupportedException(); }
     @Override public <T> T unwrap(Class<T> iface) throws SQLException { throw new SQLException("not a wrapper"); }
     @Override public boolean isWrapperFor(Class<?> iface) { return false; }

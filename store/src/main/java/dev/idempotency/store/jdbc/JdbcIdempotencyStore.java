@@ -535,10 +535,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public void close() {
         try {
-            pool.close();
+            ConnectionPool.close(pool);
         } finally {
             try {
-                background.close();
+                ConnectionPool.close(background);
             } finally {
                 if (watchdog != null) watchdog.close();
             }

@@ -8,8 +8,11 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A loopback TCP forwarder a test can cut (close every connection and refuse new ones) and restore on the same port:
@@ -24,8 +27,10 @@ public final class TcpProxy implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket server;
     private volatile String loseRepliesAfter;
-    private final java.util.List<Socket> held = new java.util.ArrayList<>();
+    private final List<Socket> held = new ArrayList<>();
     private boolean holding;
+    /** Forwarded connections not yet closed. */
+    private int links;
 
     public TcpProxy(String targetHostAndPort) throws IOException {
         String[] parts = targetHostAndPort.split(":");
@@ -95,9 +100,15 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     /** Forwards the held connections and every new one. */
-    public synchronized void releaseHeld() throws IOException {
+    public synchronized void releaseHeld() {
         holding = false;
-        for (Socket client : held) forward(client);
+        for (Socket client : held) {
+            try {
+                forward(client);
+            } catch (IOException e) {
+                sockets.remove(client); // the target refused: this client sees its connection fail
+            }
+        }
         held.clear();
     }
 
@@ -111,6 +122,7 @@ public final class TcpProxy implements AutoCloseable {
         if (server != null) server.close();
         server = null;
         held.clear();
+        holding = false;
         for (Socket socket : sockets) closeQuietly(socket);
         sockets.clear();
     }
@@ -155,11 +167,9 @@ public final class TcpProxy implements AutoCloseable {
     private static final class Link {
         volatile boolean repliesLost;
         /** Set by the first of its two pumps to end: the link is closed then. */
-        final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+        final AtomicBoolean ended = new AtomicBoolean();
     }
 
-    /** Forwarded connections not yet closed. */
-    private int links;
 
     private void pump(Socket from, Socket to, Link link, boolean fromClient) {
         Thread t = new Thread(() -> {
