@@ -33,5 +33,30 @@ class PostgresStoreTest extends TransactionRecoveryContract {
         org.junit.jupiter.api.Assertions.assertEquals(Reservation.Outcome.OUTCOME_UNKNOWN, retryRacingTheOwner(store, true));
     }
 
+    /**
+     * A node starting while another holds the schema lock (creating or upgrading the table) finds the store busy, not
+     * misconfigured: unavailable, which the agent keeps trying, and the table is made once the lock is free. It used to
+     * be told to create the table by hand and use schema mode validate.
+     */
+    @org.junit.jupiter.api.Test
+    void aSchemaLockHeldByAnotherNodeMakesTheStoreBusyNotMisconfigured() throws Exception {
+        String table = "idem_schema_lock_" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        String lockKey = "hashtext('idempotency-schema:" + table + "')";
+        try (java.sql.Connection otherNode = java.sql.DriverManager.getConnection(db.url, db.user, db.password);
+             java.sql.Statement s = otherNode.createStatement()) {
+            s.execute("SELECT pg_advisory_lock(" + lockKey + ")");
+            try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(StoreSettings.builder().url(db.url).user(db.user)
+                    .password(db.password).table(table).queryTimeout(java.time.Duration.ofSeconds(1)).build())) {
+                StoreUnavailableException busy = org.junit.jupiter.api.Assertions.assertThrows(StoreUnavailableException.class, store::checkSchema);
+                org.junit.jupiter.api.Assertions.assertTrue(busy.getMessage().contains("being changed by another node"), busy.getMessage());
+                s.execute("SELECT pg_advisory_unlock(" + lockKey + ")");
+                store.checkSchema();
+                org.junit.jupiter.api.Assertions.assertEquals(Reservation.Outcome.ACQUIRED, store.reserve("t", "k", "fp").outcome());
+            } finally {
+                s.execute("DROP TABLE IF EXISTS " + table + ", " + table + "_schema, " + table + "_secret, " + table + "_effects");
+            }
+        }
+    }
+
     @Override protected String databaseNowPlusSeconds(long seconds) { return "(CURRENT_TIMESTAMP + (" + seconds + ") * INTERVAL '1 second')"; }
 }

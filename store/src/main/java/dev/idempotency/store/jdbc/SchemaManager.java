@@ -2,6 +2,7 @@ package dev.idempotency.store.jdbc;
 
 import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreConfigurationException;
+import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.jdbc.dialect.Dialect;
 
 import java.io.ByteArrayOutputStream;
@@ -132,6 +133,12 @@ public final class SchemaManager {
                     return;
                 } catch (SQLException e) {
                     if (Failures.unavailable(e)) throw e;
+                    if (attempt == CREATE_ATTEMPTS && TimePartitions.lockNotGranted(e)) {
+                        // Another node is creating or upgrading the table (a rolling start, say): busy, not misconfigured.
+                        throw new StoreUnavailableException("idempotency store busy: table '" + table + "' is being changed by"
+                                + " another node (its schema lock, or a lock its DDL needs, was not granted in " + CREATE_ATTEMPTS
+                                + " attempts): " + e.getMessage(), e);
+                    }
                     if (attempt == CREATE_ATTEMPTS) {
                         throw new StoreConfigurationException("cannot create idempotency table '" + table + "' (" + e.getMessage()
                                 + "); create it with " + ddlResource(dialect) + " and use schema mode validate", e);
