@@ -14,6 +14,11 @@ final class Failures {
     private Failures() {
     }
 
+    /** A lock the statement waited for was not granted within the lock timeout (PostgreSQL): someone else holds it. */
+    static boolean lockNotGranted(SQLException e) {
+        return "55P03".equals(e.getSQLState());
+    }
+
     /** The database did not serve the statement: away, cancelled at the timeout, or not accepting writes. */
     static boolean unavailable(SQLException e) {
         String state = e.getSQLState();

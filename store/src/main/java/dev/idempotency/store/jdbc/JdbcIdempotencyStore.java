@@ -201,7 +201,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         try {
             partitions.createAhead(c);
         } catch (SQLException e) {
-            if (!TimePartitions.lockNotGranted(e)) throw e;
+            if (!Failures.lockNotGranted(e)) throw e;
             partitionsRefusedAt = System.nanoTime();
             missing.addSuppressed(e);
         }

@@ -133,7 +133,7 @@ public final class SchemaManager {
                     return;
                 } catch (SQLException e) {
                     if (Failures.unavailable(e)) throw e;
-                    if (attempt == CREATE_ATTEMPTS && TimePartitions.lockNotGranted(e)) {
+                    if (attempt == CREATE_ATTEMPTS && Failures.lockNotGranted(e)) {
                         // Another node is creating or upgrading the table (a rolling start, say): busy, not misconfigured.
                         throw new StoreUnavailableException("idempotency store busy: table '" + table + "' is being changed by"
                                 + " another node (its schema lock, or a lock its DDL needs, was not granted in " + CREATE_ATTEMPTS

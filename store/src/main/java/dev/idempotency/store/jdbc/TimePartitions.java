@@ -31,7 +31,6 @@ final class TimePartitions {
     static final int AHEAD = 3;
     /** How long a drop waits for its exclusive lock on the key table (which queues every statement behind it). */
     private static final String DDL_LOCK_TIMEOUT = "50ms";
-    private static final String LOCK_NOT_GRANTED = "55P03";
     private static final String NO_SUCH_TABLE = "42P01";
     private static final DateTimeFormatter SUFFIX = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter BOUND = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'+00'", Locale.ROOT).withZone(ZoneOffset.UTC);
@@ -109,10 +108,6 @@ final class TimePartitions {
         }
     }
 
-    static boolean lockNotGranted(SQLException e) {
-        return LOCK_NOT_GRANTED.equals(e.getSQLState());
-    }
-
     /**
      * Whether a write failed because no partition covers the moment it wrote at: the only check violation the key
      * table can raise (it has no CHECK constraints), known by its state in whatever language the server speaks.
@@ -143,7 +138,7 @@ final class TimePartitions {
             });
         } catch (SQLException e) {
             // Not granted in time: enough while the partition for now exists (the others are made by a later round).
-            if (!LOCK_NOT_GRANTED.equals(e.getSQLState()) || !partitions(c).contains(suffixOf(current))) throw e;
+            if (!Failures.lockNotGranted(e) || !partitions(c).contains(suffixOf(current))) throw e;
         }
     }
 
@@ -214,7 +209,7 @@ final class TimePartitions {
                 dropped += keys;
                 if (keys > 0) afterEachPartition.accept(keys);
             } catch (SQLException e) {
-                if (LOCK_NOT_GRANTED.equals(e.getSQLState())) return dropped; // the next round tries again
+                if (Failures.lockNotGranted(e)) return dropped; // the next round tries again
                 // Another node dropped it first, or one of its rows moved meanwhile: the next round looks again.
                 if (!NO_SUCH_TABLE.equals(e.getSQLState()) && !Failures.lostConflict(e)) throw e;
             }

@@ -48,11 +48,8 @@ public final class JdbcCeilingBenchmark {
         Properties properties = new Properties();
         if (url.startsWith("jdbc:h2:")) {
             StoreSettings settings = StoreSettings.builder().url(url).table(table).build();
-            JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings);
-            try {
+            try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings)) {
                 store.checkSchema();
-            } finally {
-                store.close();
             }
             // H2's defaults write a commit to the file up to 500 ms later: not the same work as the store's commits.
             properties = Dialect.forUrl(url).driverProperties(settings);
