@@ -18,7 +18,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * scenarios are the same everywhere. The demo application counts its own side effects, so "ran exactly once" is read
  * from the application, not from the agent.
  */
-abstract class PaymentsScenarios extends ServerScenarios {
+abstract class PaymentsScenarios extends ServerScenarios implements TransparencyChecks {
+
+    @Override
+    public Client client() {
+        return client;
+    }
 
     @Override
     protected ServerProcess configure(ServerProcess server) {
@@ -246,7 +251,8 @@ abstract class PaymentsScenarios extends ServerScenarios {
         HttpResponse<byte[]> first = client.send(checkout(key, null));
         assertEquals(302, first.statusCode(), text(first));
         String location = first.headers().firstValue("Location").orElse("");
-        assertTrue(location.matches("(https?://[^/]+)?/shop/receipts/\\d+"), "the receipt, from the server's root: " + location);
+        // the container makes the Location as it does without a key: as given, from the server's root or absolute
+        assertTrue(location.matches("((https?://[^/]+)?/shop/)?receipts/\\d+"), "the receipt: " + location);
         assertReplayOf(first, client.send(checkout(key, null)));
         assertEquals(before + 1, client.count("checkout"));
     }
@@ -257,7 +263,7 @@ abstract class PaymentsScenarios extends ServerScenarios {
         String key = key();
         HttpResponse<byte[]> first = client.send(checkout(key, "303"));
         assertEquals(servlet61() ? 303 : 302, first.statusCode(), "303 through sendRedirect(String, int) on Servlet 6.1: " + text(first));
-        assertTrue(first.headers().firstValue("Location").orElse("").matches("(https?://[^/]+)?/shop/receipts/\\d+"));
+        assertTrue(first.headers().firstValue("Location").orElse("").matches("((https?://[^/]+)?/shop/)?receipts/\\d+"));
         assertReplayOf(first, client.send(checkout(key, "303")));
         assertEquals(before + 1, client.count("checkout"));
     }

@@ -13,6 +13,7 @@ public class CountersServlet extends HttpServlet {
         resp.setContentType("application/json");
         resp.getWriter().print("{\"charge\":" + Ledger.count("charge") + ",\"async-charge\":" + Ledger.count("async-charge")
                 + ",\"statement\":" + Ledger.count("statement") + ",\"refund\":" + Ledger.count("refund")
-                + ",\"put\":" + Ledger.count("put") + ",\"echo\":" + Ledger.count("echo") + ",\"checkout\":" + Ledger.count("checkout") + "}");
+                + ",\"put\":" + Ledger.count("put") + ",\"echo\":" + Ledger.count("echo") + ",\"checkout\":" + Ledger.count("checkout")
+                + ",\"answer\":" + Ledger.count("answer") + "}");
     }
 }

@@ -105,6 +105,13 @@ public interface ServletAccessor {
 
     void sendError(Object response, int status, String message) throws IOException;
 
+    /**
+     * The container's own redirect: it makes the Location from {@code location} by its settings. A status other than
+     * 302, or a buffer kept, needs Servlet 6.1's {@code sendRedirect(String, int, boolean)}; before 6.1, where
+     * an application cannot ask for either, it is a plain 302.
+     */
+    void sendRedirect(Object response, String location, int status, boolean clearBuffer) throws IOException;
+
     OutputStream outputStream(Object response) throws IOException;
 
     /**
@@ -112,4 +119,7 @@ public interface ServletAccessor {
      * With {@code keepEarlierHeaders}, headers set before (a CORS filter's) stay unless the answer sets them too.
      */
     void send(Object response, int status, List<String[]> headers, byte[] body, boolean keepEarlierHeaders) throws IOException;
+
+    /** As {@link #send}, without the body: the status and these headers, for the container to finish the response. */
+    void setHead(Object response, int status, List<String[]> headers, boolean keepEarlierHeaders);
 }

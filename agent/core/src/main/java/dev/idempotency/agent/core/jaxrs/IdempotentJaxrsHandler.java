@@ -7,6 +7,7 @@ import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.effects.RequestEffects;
 import dev.idempotency.agent.core.protocol.Problem;
 import dev.idempotency.agent.core.gate.Answer;
+import dev.idempotency.agent.core.gate.ContainerRendered;
 import dev.idempotency.agent.core.gate.Decision;
 import dev.idempotency.agent.core.gate.ExchangeAttributes;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
@@ -186,6 +187,6 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
     }
 
     private static void abort(JaxrsAccessor jaxrs, Object request, Answer answer) {
-        jaxrs.abort(request, answer.status(), answer.headers(), answer.body());
+        jaxrs.abort(request, answer.status(), ContainerRendered.withoutMarkers(answer.headers()), answer.body());
     }
 }

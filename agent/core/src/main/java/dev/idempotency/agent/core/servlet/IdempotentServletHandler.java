@@ -223,7 +223,7 @@ public final class IdempotentServletHandler implements ServletHandler {
 
     private static ServletExchange answer(ServletAccessor http, Object response, Answer answer) {
         try {
-            http.send(response, answer.status(), answer.headers(), answer.body(), true);
+            AnswerSender.send(http, response, answer.status(), answer.headers(), answer.body(), true);
         } catch (IOException | RuntimeException e) {
             AgentLog.debug("the agent's answer could not be sent completely: " + e);
         }

@@ -8,6 +8,7 @@ import dev.idempotency.agent.core.effects.RequestEffects;
 import dev.idempotency.agent.core.gate.Admission;
 import dev.idempotency.agent.core.gate.Answer;
 import dev.idempotency.agent.core.gate.BoundedResponseBody;
+import dev.idempotency.agent.core.gate.ContainerRendered;
 import dev.idempotency.agent.core.gate.ExchangeAttributes;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
 import dev.idempotency.agent.core.gate.MemoryBudget;
@@ -19,7 +20,7 @@ import dev.idempotency.store.StoreException;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -36,7 +37,6 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     private volatile Admission admission;
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile PendingDecision awaited;
-    private static final java.util.regex.Pattern WITH_SCHEME = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:");
     private static final OutputStream DISCARD = new OutputStream() {
         @Override public void write(int b) { }
         @Override public void write(byte[] b, int off, int len) { }
@@ -50,6 +50,9 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     private final BoundedResponseBody body;
     private int errorStatus;
     private String errorMessage;
+    /** The application's sendRedirect, as it named the location; the container makes the Location from it. */
+    private String redirectLocation;
+    private boolean redirectClearsBuffer;
     /** The container ended the request; the application's work may still complete it. */
     private volatile boolean abandoned;
     private final RequestCapture capture;
@@ -129,24 +132,24 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     public void sendError(int status, String message) {
         errorStatus = status;
         errorMessage = message;
+        redirectLocation = null;
         body.reset();
     }
 
     @Override
     public void sendRedirect(String location, int status, boolean clearBuffer) {
         http.setStatus(response, status);
-        http.setHeader(response, "Location", fromServerRoot(location));
+        errorStatus = 0;
+        redirectLocation = location;
+        redirectClearsBuffer = clearBuffer;
         if (clearBuffer) body.reset();
     }
 
-    /**
-     * A location relative to the request's path made relative to the server's root, as the container would send it
-     * (Tomcat's default): the redirect is recorded as it leaves, not as the application named it.
-     */
-    private String fromServerRoot(String location) {
-        if (location.startsWith("/") || WITH_SCHEME.matcher(location).lookingAt()) return location;
-        String uri = http.requestUri(request);
-        return uri.substring(0, uri.lastIndexOf('/') + 1) + location;
+    /** The application's sendError or sendRedirect, for the container to make; null when it made neither. */
+    private String[] containerCall() {
+        if (errorStatus > 0) return ContainerRendered.error(errorMessage);
+        if (redirectLocation != null) return ContainerRendered.redirect(redirectLocation, redirectClearsBuffer);
+        return null;
     }
 
     @Override public void beforeAsyncComplete() { finish(null, true); }
@@ -257,11 +260,13 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
             return; // the container renders the exception as usual
         }
         int status = statusSoFar();
-        byte[] bytes = renderBody();
-        List<String[]> headers = http.responseHeaders(response);
+        byte[] bytes = errorStatus > 0 ? new byte[0] : body.bytes();
+        List<String[]> headers = new ArrayList<>(http.responseHeaders(response));
+        String[] call = containerCall();
+        if (call != null) headers.add(call);
         switch (admission.conclude(status, headers, bytes)) {
             case RECORDED:
-                if (!abandoned) send(bytes);
+                if (!abandoned) deliver(status, call, bytes);
                 return;
             case RELEASED:
                 if (!abandoned) sendUnkept(status);
@@ -330,24 +335,20 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
         return statusSoFar() >= 500;
     }
 
-    private void send(byte[] bytes) {
+    /** The application's response, whose status and headers are on the container's already: its body, or the call. */
+    private void deliver(int status, String[] call, byte[] bytes) {
         try {
+            if (call != null) {
+                AnswerSender.render(http, originalResponse, status, call, bytes);
+                return;
+            }
             http.setContentLength(originalResponse, bytes.length);
             OutputStream out = http.outputStream(originalResponse);
             out.write(bytes);
             out.flush();
-        } catch (IOException e) {
-            AgentLog.debug(description + ": client went away after the response was recorded (" + e + "); a retry gets it again");
+        } catch (IOException | RuntimeException e) {
+            AgentLog.debug(description + ": could not send the " + status + " response (" + e + "); if it was recorded, a retry gets it");
         }
-    }
-
-    /** For sendError the agent renders the message itself, so that a replay is the same bytes. */
-    private byte[] renderBody() {
-        if (errorStatus == 0) return body.bytes();
-        http.setStatus(response, errorStatus);
-        if (errorMessage == null) return new byte[0];
-        http.setHeader(response, "Content-Type", "text/plain;charset=UTF-8");
-        return errorMessage.getBytes(StandardCharsets.UTF_8);
     }
 
     private void sendProblem(Answer answer) {
@@ -365,14 +366,6 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     }
 
     private void sendUnkept(int status) {
-        try {
-            if (errorStatus > 0) {
-                http.sendError(originalResponse, errorStatus, errorMessage);
-                return;
-            }
-            send(body.bytes());
-        } catch (IOException | RuntimeException e) {
-            AgentLog.debug(description + ": could not send the " + status + " response: " + e);
-        }
+        deliver(status, containerCall(), errorStatus > 0 ? new byte[0] : body.bytes());
     }
 }

@@ -20,6 +20,8 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     private boolean usingStream;
     private PrintWriter writer;
     private boolean errorSent;
+    /** The locale the application set, which some containers (Tomcat) write as Content-Language only at commit. */
+    private java.util.Locale explicitLocale;
     /** Non-null once the container ended the request: status and headers stop reaching the container's response. */
     private volatile DetachedHead detached;
 
@@ -232,7 +234,14 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
     @Override
     public void setLocale(java.util.Locale locale) {
-        if (detached == null) super.setLocale(locale);
+        if (detached != null || locale == null) return;
+        super.setLocale(locale);
+        explicitLocale = super.getLocale();
+    }
+
+    /** The locale the application set on this response, or null. */
+    java.util.Locale explicitLocale() {
+        return explicitLocale;
     }
 
     @Override

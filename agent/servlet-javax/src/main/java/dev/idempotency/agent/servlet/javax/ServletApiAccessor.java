@@ -138,12 +138,19 @@ public final class ServletApiAccessor implements ServletAccessor {
         HttpServletResponse r = (HttpServletResponse) response;
         List<String[]> headers = new ArrayList<>();
         boolean contentTypeListed = false;
+        boolean contentLanguageListed = false;
         for (String name : new ArrayList<>(r.getHeaderNames())) {
             contentTypeListed |= name.equalsIgnoreCase("Content-Type");
+            contentLanguageListed |= name.equalsIgnoreCase("Content-Language");
             Collection<String> values = r.getHeaders(name);
             for (String value : values) headers.add(new String[] {name, value});
         }
         if (!contentTypeListed && r.getContentType() != null) headers.add(new String[] {"Content-Type", r.getContentType()});
+        java.util.Locale locale = r instanceof CapturingResponse ? ((CapturingResponse) r).explicitLocale() : null;
+        if (locale != null && !contentLanguageListed) {
+            // Tomcat keeps a locale in a field and writes it at commit, in this form; other containers list the header
+            headers.add(new String[] {"Content-Language", locale.toLanguageTag()});
+        }
         return headers;
     }
 
@@ -173,7 +180,50 @@ public final class ServletApiAccessor implements ServletAccessor {
     }
 
     @Override
+    public void sendRedirect(Object response, String location, int status, boolean clearBuffer) throws IOException {
+        HttpServletResponse r = (HttpServletResponse) response;
+        SuspendedAfterForward.lift(r);
+        if (status == HttpServletResponse.SC_FOUND && clearBuffer) {
+            r.sendRedirect(location);
+            return;
+        }
+        java.lang.reflect.Method servlet61 = servlet61Redirect();
+        if (servlet61 == null) {
+            r.sendRedirect(location);
+            return;
+        }
+        try {
+            servlet61.invoke(r, location, status, clearBuffer);
+        } catch (IllegalAccessException e) {
+            throw new IOException(e);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof IOException) throw (IOException) e.getCause();
+            if (e.getCause() instanceof RuntimeException) throw (RuntimeException) e.getCause();
+            throw new IOException(e.getCause());
+        }
+    }
+
+    /** Servlet 6.1's sendRedirect(String, int, boolean), where the container's response has it. */
+    private static java.lang.reflect.Method servlet61Redirect() {
+        try {
+            return HttpServletResponse.class.getMethod("sendRedirect", String.class, int.class, boolean.class);
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    @Override
     public void send(Object response, int status, List<String[]> headers, byte[] body, boolean keepEarlierHeaders) throws IOException {
+        HttpServletResponse r = (HttpServletResponse) response;
+        setHead(r, status, headers, keepEarlierHeaders);
+        r.setContentLength(body.length);
+        ServletOutputStream out = r.getOutputStream();
+        out.write(body);
+        out.flush();
+    }
+
+    @Override
+    public void setHead(Object response, int status, List<String[]> headers, boolean keepEarlierHeaders) {
         HttpServletResponse r = (HttpServletResponse) response;
         SuspendedAfterForward.lift(r);
         if (keepEarlierHeaders) r.resetBuffer();
@@ -185,9 +235,5 @@ public final class ServletApiAccessor implements ServletAccessor {
             else if (written.add(header[0].toLowerCase(java.util.Locale.ROOT))) r.setHeader(header[0], header[1]);
             else r.addHeader(header[0], header[1]);
         }
-        r.setContentLength(body.length);
-        ServletOutputStream out = r.getOutputStream();
-        out.write(body);
-        out.flush();
     }
 }

@@ -1,0 +1,75 @@
+package dev.idempotency.e2e;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The first keyed answer is the application's own: for each kind of answer the payments application gives at
+ * {@code /answers}, the keyed response equals the unkeyed response to the same request (status, every header but those
+ * each exchange makes anew, body), and its retry is a replay of it that does not run the application again. The kinds
+ * are those that leave part of the response to the container: a locale, errors without a body, error pages of the
+ * application's own (by status and by exception) and a relative redirect.
+ */
+interface TransparencyChecks {
+    /** Framing and per-exchange headers; the bodies are compared byte for byte instead. */
+    Set<String> PER_EXCHANGE = Set.of("date", "connection", "keep-alive", "transfer-encoding", "content-length");
+
+    Client client();
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"locale", "charset", "error", "error-message", "error-page-status", "redirect"})
+    default void theFirstKeyedAnswerIsTheUnkeyedOneAndItsRetryReplaysIt(String answer) throws Exception {
+        HttpResponse<byte[]> unkeyed = answer(answer, null);
+        long before = client().count("answer");
+        String key = ServerScenarios.key();
+        HttpResponse<byte[]> first = answer(answer, key);
+        assertSameAnswer(unkeyed, first, "the first keyed answer to '" + answer + "'");
+        HttpResponse<byte[]> retry = answer(answer, key);
+        assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElse(null), "the retry of '" + answer + "' is a replay");
+        assertSameAnswer(first, retry, "the replay of '" + answer + "'");
+        assertEquals(before + 1, client().count("answer"), "a retry must not run the application again");
+    }
+
+    /** An exception is a failure: the key is released, and the keyed client gets the application's error page. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"error-page-exception"})
+    default void anErrorPageForAnExceptionIsTheUnkeyedOne(String answer) throws Exception {
+        HttpResponse<byte[]> unkeyed = answer(answer, null);
+        HttpResponse<byte[]> first = answer(answer, ServerScenarios.key());
+        assertSameAnswer(unkeyed, first, "the keyed answer to '" + answer + "'");
+    }
+
+    private HttpResponse<byte[]> answer(String answer, String key) throws Exception {
+        HttpRequest.Builder request = client().request("/answers?case=" + answer).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"for\":\"" + answer + "\"}"));
+        if (key != null) request.header("Idempotency-Key", key);
+        return client().send(request);
+    }
+
+    private static void assertSameAnswer(HttpResponse<byte[]> expected, HttpResponse<byte[]> actual, String what) {
+        assertEquals(expected.statusCode(), actual.statusCode(), what + ": status; body " + ServerScenarios.text(actual));
+        assertEquals(headers(expected), headers(actual), what + ": headers");
+        assertArrayEquals(expected.body(), actual.body(), what + ": body " + ServerScenarios.text(actual)
+                + " against " + ServerScenarios.text(expected));
+    }
+
+    private static Map<String, List<String>> headers(HttpResponse<byte[]> response) {
+        Map<String, List<String>> headers = new TreeMap<>();
+        response.headers().map().forEach((name, values) -> {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (!PER_EXCHANGE.contains(lower) && !lower.equals("idempotent-replayed")) headers.put(lower, values);
+        });
+        return headers;
+    }
+}
