@@ -43,8 +43,10 @@ final class CapturingResponse extends HttpServletResponseWrapper {
         if (usingStream) throw new IllegalStateException("getOutputStream() has already been called for this response");
         if (writer == null) {
             String charset = getCharacterEncoding();
-            // Lock the charset in, as the container would on getWriter(): Content-Type then names it.
-            setCharacterEncoding(charset);
+            // Lock the charset in, as the container would on getWriter(): Content-Type then names it. One that names
+            // it already is left as the container wrote it (Undertow and Liberty would write it again in their form).
+            String type = getContentType();
+            if (type == null || !type.toLowerCase(java.util.Locale.ROOT).contains("charset=")) setCharacterEncoding(charset);
             writer = new PrintWriter(new OutputStreamWriter(stream, charset), false);
         }
         return writer;
