@@ -5,7 +5,9 @@ import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.config.ConfigSource;
 import dev.idempotency.agent.core.gate.Decision;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
+import dev.idempotency.agent.core.gate.PendingDecision;
 import dev.idempotency.agent.core.gate.RequestCapture;
+import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.store.StoreLifecycle;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
@@ -13,8 +15,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
@@ -23,9 +27,11 @@ import java.util.Map;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** How the servlet side ends a keyed request, against an embedded H2 store and a servlet API stood in for by a proxy. */
 class ExchangeEndTest {
@@ -100,5 +106,34 @@ class ExchangeEndTest {
         Decision retry = decide("k-gone");
         assertNull(retry.admission(), "a retry does not run the application again");
         assertEquals(409, retry.answer().status(), "a retry hears that the response was not kept");
+    }
+
+    /** What the agent logs when a request taken by a filter ends with the status the application's filters gave it. */
+    private String logOfARequestEndingUndecided(int status) {
+        IdempotentServletHandler handler = new IdempotentServletHandler(config, gate, null, null, null);
+        SimpleExchanges.Entry entry = new SimpleExchanges.Entry(servletApi(Collections.singletonMap("status", status)),
+                PendingDecision.of(capture("k-" + status)), REQUEST, RESPONSE);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream before = AgentLog.writeTo(new PrintStream(log, true));
+        try {
+            handler.exit(entry, REQUEST, null);
+        } finally {
+            AgentLog.writeTo(before);
+        }
+        return new String(log.toByteArray(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aRequestAFilterAnsweredUnprotectedIsWarnedOf() {
+        String log = logOfARequestEndingUndecided(200);
+        assertTrue(log.contains("ended without reaching a servlet") && log.contains("idempotency.application-filters"), log);
+    }
+
+    @Test
+    void aRedirectToALoginPageIsARefusalAndNoWarningNamesTheSecurityFilter() {
+        for (int status : new int[] {302, 303, 401, 403}) {
+            String log = logOfARequestEndingUndecided(status);
+            assertFalse(log.contains("application-filters"), status + ": " + log);
+        }
     }
 }
