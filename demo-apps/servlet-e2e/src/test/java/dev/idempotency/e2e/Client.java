@@ -57,7 +57,7 @@ final class Client {
         return Long.parseLong(m.group(1));
     }
 
-    /** A raw HTTP/1.1 exchange; returns the status code and the body. */
+    /** A raw HTTP/1.1 exchange; returns the final status code and the body (interim 1xx answers are skipped). */
     static RawResponse raw(int port, String requestHead, byte[] body) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(30_000);
@@ -70,6 +70,7 @@ final class Client {
             byte[] buffer = new byte[8192];
             for (int n; (n = in.read(buffer)) > 0; ) all.write(buffer, 0, n);
             String text = all.toString(StandardCharsets.ISO_8859_1);
+            while (text.startsWith("HTTP/1.1 1")) text = text.substring(text.indexOf("\r\n\r\n") + 4); // 100 Continue
             int status = Integer.parseInt(text.substring(9, 12));
             int split = text.indexOf("\r\n\r\n");
             return new RawResponse(status, text.substring(0, split), text.substring(split + 4));

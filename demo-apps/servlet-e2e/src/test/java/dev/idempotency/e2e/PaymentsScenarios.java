@@ -119,6 +119,19 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
         assertEquals(before, client.count("charge"));
     }
 
+    /** Above Integer.MAX_VALUE getContentLength() says -1; the declared length must still refuse the body unread. */
+    @Test
+    void aDeclaredLengthBeyondTwoGigabytesIs413BeforeTheBodyIsSent() throws Exception {
+        long before = client.count("charge");
+        // no body follows: were the agent to read it, the server would wait and the socket's timeout would end the test
+        Client.RawResponse r = Client.raw(server.port, "POST /shop/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 3000000000\r\nExpect: 100-continue\r\n"
+                + "Idempotency-Key: " + key() + "\r\n\r\n", new byte[0]);
+        assertEquals(413, r.status(), r.head() + "\n" + r.body());
+        assertTrue(r.body().contains(PROBLEM + "request-too-large"), r.body());
+        assertEquals(before, client.count("charge"));
+    }
+
     @Test
     void formPostsKeepTheirParametersAndReplay() throws Exception {
         String key = key();

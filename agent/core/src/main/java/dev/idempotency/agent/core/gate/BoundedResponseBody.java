@@ -61,11 +61,16 @@ public final class BoundedResponseBody {
     public void startStreaming(String reason) throws IOException {
         if (streaming != null) return;
         OutputStream out = streamingStart.beginStreaming(reason);
-        out.write(buffer, 0, count);
+        // streaming from here on, though the client may fail the first write: the response was recorded as not kept,
+        // and the exchange must not end it a second time
         streaming = out;
-        buffer = null;
-        count = 0;
-        memory.release();
+        try {
+            out.write(buffer, 0, count);
+        } finally {
+            buffer = null;
+            count = 0;
+            memory.release();
+        }
     }
 
     /** The exchange is over: the buffer no longer counts against the memory budget. */

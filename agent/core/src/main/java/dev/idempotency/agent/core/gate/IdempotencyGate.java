@@ -283,7 +283,7 @@ public final class IdempotencyGate {
     public Answer agentFault() {
         metrics.count(Outcome.AGENT_FAULT);
         return Answer.problem(Problem.AGENT_FAULT, "The idempotency agent could not process this request, so it was not"
-                + " processed. Retry later with the same Idempotency-Key.", "2");
+                + " processed. Retry later with the same " + config.header + ".", "2");
     }
 
     private Decision replay(StoredResponse stored) {

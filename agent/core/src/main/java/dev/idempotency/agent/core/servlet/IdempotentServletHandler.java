@@ -119,8 +119,9 @@ public final class IdempotentServletHandler implements ServletHandler {
             boolean endedUndecided = !pending.decided() && pending.deferred() == null && pending.capture() != null;
             // ended before any decision (the application's own filter answered): nothing will read the body again
             if (endedUndecided && !entry.asyncStarted(request)) pending.capture().releaseMemory();
-            // a refusal by the application's own filters (401, 403) is no cause for concern: nothing ran
-            if (endedUndecided && thrown == null && entry.status() < 400) {
+            // a refusal by the application's own filters (401, 403, or a redirect to its login page) is no cause for
+            // concern: nothing ran, and naming a security filter would move the decision in front of authentication
+            if (endedUndecided && thrown == null && entry.status() < 300) {
                 undecided.run(() -> AgentLog.warn(pending.capture().description() + ": the request ended without reaching a servlet"
                         + " or an application filter, so the agent could not protect it (if a filter serves it, name that"
                         + " filter in idempotency.application-filters)"));

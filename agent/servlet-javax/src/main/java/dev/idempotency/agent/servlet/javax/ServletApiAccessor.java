@@ -89,7 +89,28 @@ public final class ServletApiAccessor implements ServletAccessor {
         return pairs;
     }
 
-    @Override public long contentLength(Object request) { return ((HttpServletRequest) request).getContentLength(); }
+    @Override
+    public long contentLength(Object request) {
+        HttpServletRequest r = (HttpServletRequest) request;
+        int length = r.getContentLength();
+        return length >= 0 ? length : lengthBeyondInt(r);
+    }
+
+    /**
+     * getContentLength() is -1 above Integer.MAX_VALUE, and getContentLengthLong() is Servlet 3.1 (absent from the
+     * 3.0 containers the agent supports): such a length is read from the header. A smaller one the container answered
+     * -1 for, a chunked body's or a malformed one, stays unknown.
+     */
+    private static long lengthBeyondInt(HttpServletRequest r) {
+        String declared = r.getHeader("Content-Length");
+        if (declared == null || r.getHeader("Transfer-Encoding") != null) return -1;
+        try {
+            long length = Long.parseLong(declared.trim());
+            return length > Integer.MAX_VALUE ? length : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
 
     @Override public Object attribute(Object request, String name) { return ((HttpServletRequest) request).getAttribute(name); }
 
