@@ -12,7 +12,7 @@ import javax.servlet.http.HttpServletResponse;
  * POST /answers?case=…: one side effect ("answer"), then an answer of the kinds frameworks and legacy code give, each
  * leaving part of its response for the container to write: a locale (Content-Language and a charset written at
  * commit), an error without a body (the container's error page), an error mapped to a page of the application's own in
- * web.xml, by status and by exception, and a relative redirect.
+ * web.xml, by status and by exception, and a relative redirect; and one that creates a session.
  */
 public class AnswersServlet extends HttpServlet {
     /** Mapped to /answer-error in web.xml. */
@@ -51,6 +51,11 @@ public class AnswersServlet extends HttpServlet {
                 return;
             case "error-page-exception":
                 throw new Refused("refused by the application");
+            case "session": // a JSP or an action framework creates one by default
+                req.getSession(true).setAttribute("answered", Boolean.TRUE);
+                resp.setContentType("text/plain");
+                resp.getWriter().print("answered in a new session");
+                return;
             case "redirect":
                 resp.sendRedirect("done");
                 return;

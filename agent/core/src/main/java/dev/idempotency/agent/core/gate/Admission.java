@@ -9,6 +9,7 @@ import dev.idempotency.agent.core.store.LeaseHeartbeat;
 import dev.idempotency.store.ExpiredLeasePolicy;
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.OwnershipToken;
+import dev.idempotency.store.Reservation;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreNotReplicatedException;
 import dev.idempotency.store.StoreUnavailableException;
@@ -52,9 +53,19 @@ public final class Admission {
     private final InFlightWaits waits;
     /** The effects watched while the application runs, under on-expired-lease=transaction; null otherwise. */
     private final RequestEffects effects;
+    /** Where a retry lands that carries a session cookie the response sets, and the fingerprint to record there; or null. */
+    private final SessionScope sessions;
+    private final String fingerprint;
 
     Admission(IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
               boolean personalScope, AgentMetrics metrics, InFlightWaits waits) {
+        this(store, heartbeat, token, description, config, personalScope, metrics, waits, null, null);
+    }
+
+    Admission(IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
+              boolean personalScope, AgentMetrics metrics, InFlightWaits waits, SessionScope sessions, String fingerprint) {
+        this.sessions = sessions;
+        this.fingerprint = fingerprint;
         this.store = store;
         this.waits = waits;
         waits.held(token.scope(), token.key());
@@ -120,18 +131,44 @@ public final class Admission {
             release("status " + status + " asks the client to try again");
             return Conclusion.RELEASED;
         }
-        return record(new StoredResponse(status, kept(headers), body));
+        Conclusion recorded = record(new StoredResponse(status, kept(headers, personalScope), body));
+        if (recorded == Conclusion.RECORDED && !recordForSession(status, headers, body)) return Conclusion.NOT_RECORDED;
+        return recorded;
+    }
+
+    /**
+     * A response that sets a session cookie is recorded, cookies and all, in the scope its client's retry will carry
+     * that cookie in. Should that fail, the response is not sent: its client would otherwise retry in that scope and run
+     * the application again, while a client without the cookie gets the replay recorded in this one.
+     */
+    private boolean recordForSession(int status, List<String[]> headers, byte[] body) {
+        String scope = sessions == null ? null : sessions.afterResponse(headers);
+        if (scope == null) return true;
+        try {
+            Reservation reservation = store.reserve(scope, token.key(), fingerprint);
+            if (reservation.owned() && store.complete(reservation.token(), new StoredResponse(status, kept(headers, true), body))) {
+                AgentLog.debug(description + ": recorded for retries with the session cookie it sets, in scope " + scope);
+            } else {
+                AgentLog.warn(description + ": the key was already in use in the scope of the session this response sets ("
+                        + reservation.outcome() + "); a retry with that cookie gets what that scope holds");
+            }
+            return true;
+        } catch (StoreException e) {
+            AgentLog.error(description + ": the response sets a session cookie but could not be recorded for retries that"
+                    + " send it; it is not sent", e);
+            return false;
+        }
     }
 
     /**
      * What is replayed: not hop-by-hop headers, and no cookie into a scope several clients share (anonymous, a tenant
      * header, none): it would hand one client's session to another.
      */
-    private List<StoredResponse.Header> kept(List<String[]> headers) {
+    private static List<StoredResponse.Header> kept(List<String[]> headers, boolean personal) {
         List<StoredResponse.Header> kept = new ArrayList<>(headers.size());
         for (String[] h : headers) {
             if (!ReplayHeaders.kept(h[0])) continue;
-            if (!personalScope && ReplayHeaders.setsCookie(h[0])) continue;
+            if (!personal && ReplayHeaders.setsCookie(h[0])) continue;
             kept.add(new StoredResponse.Header(h[0], h[1]));
         }
         return kept;

@@ -11,6 +11,7 @@ import dev.idempotency.agent.core.protocol.MediaType;
 import dev.idempotency.agent.core.protocol.MultipartBody;
 import dev.idempotency.agent.core.protocol.Problem;
 import dev.idempotency.agent.core.protocol.ReplayHeaders;
+import dev.idempotency.agent.core.protocol.TenantMode;
 import dev.idempotency.agent.core.protocol.TenantScope;
 import dev.idempotency.agent.core.store.StoreLifecycle;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
@@ -178,8 +179,10 @@ public final class IdempotencyGate {
         switch (reservation.outcome()) {
             case ACQUIRED:
             case REACQUIRED:
+                SessionScope sessions = tenants.mode().kind() == TenantMode.Kind.AUTO
+                        ? new SessionScope(tenants, config.credentialCookies, who, scope) : null;
                 return Decision.run(new Admission(store, lifecycle.heartbeat(), reservation.token(), description, config,
-                        TenantScope.isPersonal(scope), metrics, inFlightWaits));
+                        TenantScope.isPersonal(scope), metrics, inFlightWaits, sessions, capture.fingerprint()));
             case REPLAY:
                 return replay(reservation.response());
             case IN_FLIGHT:

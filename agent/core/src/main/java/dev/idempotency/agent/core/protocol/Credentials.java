@@ -25,6 +25,19 @@ public final class Credentials {
         return this;
     }
 
+    /**
+     * These credentials as a client sends them once it keeps a cookie a response set: the cookie of that name replaced,
+     * or removed when {@code value} is null or empty (a cookie the response deleted).
+     */
+    public Credentials withCookie(String name, String value) {
+        Credentials next = new Credentials(principal, tenantHeader);
+        String prefix = "cookie" + '\u0000' + name + '\u0000';
+        for (String secret : secrets) {
+            if (!secret.startsWith(prefix)) next.secrets.add(secret);
+        }
+        return next.add("cookie", name, value);
+    }
+
     public String principal() { return principal; }
 
     public String tenantHeader() { return tenantHeader; }

@@ -115,6 +115,53 @@ class AdmissionTest {
         assertEquals(KeyStatus.IN_FLIGHT, store.find("tenant", "away").orElseThrow().status());
     }
 
+    private static final java.util.List<String[]> SETS_SESSION = java.util.Arrays.asList(
+            new String[] {"Content-Type", "text/plain"}, new String[] {"Set-Cookie", "JSESSIONID=S1; Path=/; HttpOnly"});
+
+    private Admission anonymous(IdempotencyStore store, String key) {
+        dev.idempotency.agent.core.protocol.TenantScope tenants = new dev.idempotency.agent.core.protocol.TenantScope(config.tenant,
+                () -> "secret".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        SessionScope sessions = new SessionScope(tenants, config.credentialCookies,
+                new dev.idempotency.agent.core.protocol.Credentials(null, null), "anonymous");
+        Reservation r = lifecycle.store().reserve("anonymous", key, "fp");
+        return new Admission(store, lifecycle.heartbeat(), r.token(), "test", config, false, metrics, new InFlightWaits(false), sessions, "fp");
+    }
+
+    @Test
+    void aResponseThatCreatesASessionIsRecordedInThatSessionsScopeWithItsCookie() {
+        IdempotencyStore store = open();
+        Admission admission = anonymous(store, "session");
+        assertTrue(admission.end());
+        assertEquals(Admission.Conclusion.RECORDED, admission.conclude(200, SETS_SESSION, BODY));
+        Reservation withoutCookie = store.reserve("anonymous", "session", "fp");
+        assertEquals(Reservation.Outcome.REPLAY, withoutCookie.outcome());
+        assertTrue(withoutCookie.response().headers().stream().noneMatch(h -> h.name().equals("Set-Cookie")),
+                "the anonymous scope keeps no cookie");
+        Reservation retry = store.reserve(new dev.idempotency.agent.core.protocol.TenantScope(config.tenant,
+                () -> "secret".getBytes(java.nio.charset.StandardCharsets.UTF_8)).scopeOf(
+                new dev.idempotency.agent.core.protocol.Credentials(null, null).add("cookie", "JSESSIONID", "S1")), "session", "fp");
+        assertEquals(Reservation.Outcome.REPLAY, retry.outcome(), "a retry with the session's cookie is a replay");
+        assertTrue(retry.response().headers().stream().anyMatch(h -> h.name().equals("Set-Cookie")), "with the cookie, in its own scope");
+    }
+
+    @Test
+    void aResponseThatCreatesASessionItsScopeCannotTakeIsNotSent() {
+        IdempotencyStore store = open();
+        IdempotencyStore sessionScopeAway = (IdempotencyStore) java.lang.reflect.Proxy.newProxyInstance(IdempotencyStore.class.getClassLoader(),
+                new Class<?>[] {IdempotencyStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("reserve")) throw new dev.idempotency.store.StoreUnavailableException("the primary is gone", null);
+                    try {
+                        return method.invoke(store, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        Admission admission = anonymous(sessionScopeAway, "session-away");
+        assertTrue(admission.end());
+        assertEquals(Admission.Conclusion.NOT_RECORDED, admission.conclude(200, SETS_SESSION, BODY),
+                "its client would retry with the cookie in a scope that does not know the key");
+    }
+
     @Test
     void temporaryStatusesAndServerErrorsReleaseTheKeySoARetryRuns() {
         IdempotencyStore store = open();
