@@ -51,6 +51,7 @@ public class OrdersController {
     @GetMapping("/counters")
     public ResponseEntity<String> counters() {
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body("{\"payment\":" + Ledger.count("payment")
-                + ",\"failed-payment\":" + Ledger.count("failed-payment") + ",\"refund\":" + Ledger.count("refund") + "}");
+                + ",\"failed-payment\":" + Ledger.count("failed-payment") + ",\"refund\":" + Ledger.count("refund")
+                + ",\"answer\":" + Ledger.count("answer") + "}");
     }
 }
