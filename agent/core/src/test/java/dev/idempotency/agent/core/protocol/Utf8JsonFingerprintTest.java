@@ -67,17 +67,19 @@ class Utf8JsonFingerprintTest {
         assertEquals(fp(JSON, body), fp(JSON + "; charset=UTF-8", body));
     }
 
+    /** An ASCII document's UTF-16 and UTF-32 copies are valid UTF-8 bytes too (NULs): Jackson would still read them. */
     @Test
     void aByteOrderMarkOrUtf16OrUtf32IsAnotherRequest() {
-        String text = "{\"a\":\"\u00e9\"}";
-        String utf8 = fp(JSON, text.getBytes(StandardCharsets.UTF_8));
-        ByteArrayOutputStream bom = new ByteArrayOutputStream();
-        bom.writeBytes(bytes(0xef, 0xbb, 0xbf));
-        bom.writeBytes(text.getBytes(StandardCharsets.UTF_8));
-        for (byte[] copy : new byte[][] {bom.toByteArray(), text.getBytes(StandardCharsets.UTF_16LE), text.getBytes(StandardCharsets.UTF_16BE),
-                text.getBytes(StandardCharsets.UTF_16), text.getBytes(Charset.forName("UTF-32BE")), text.getBytes(Charset.forName("UTF-32LE"))}) {
-            assertEquals(ExpectedFingerprint.of("raw;application/json", copy), fp(JSON, copy));
-            assertNotEquals(utf8, fp(JSON, copy));
+        for (String text : new String[] {"{\"a\":\"\u00e9\"}", "{\"a\":1}", "[1]", "1"}) {
+            String utf8 = fp(JSON, text.getBytes(StandardCharsets.UTF_8));
+            ByteArrayOutputStream bom = new ByteArrayOutputStream();
+            bom.writeBytes(bytes(0xef, 0xbb, 0xbf));
+            bom.writeBytes(text.getBytes(StandardCharsets.UTF_8));
+            for (byte[] copy : new byte[][] {bom.toByteArray(), text.getBytes(StandardCharsets.UTF_16LE), text.getBytes(StandardCharsets.UTF_16BE),
+                    text.getBytes(StandardCharsets.UTF_16), text.getBytes(Charset.forName("UTF-32BE")), text.getBytes(Charset.forName("UTF-32LE"))}) {
+                assertEquals(ExpectedFingerprint.of("raw;application/json", copy), fp(JSON, copy), text);
+                assertNotEquals(utf8, fp(JSON, copy), text);
+            }
         }
     }
 
