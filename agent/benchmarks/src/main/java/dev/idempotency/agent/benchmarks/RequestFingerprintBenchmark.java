@@ -22,7 +22,7 @@ import java.util.function.IntFunction;
  * The request fingerprint of a keyed POST: a JSON body canonicalised (parsed, keys sorted, numbers by value) and
  * hashed, against the same bytes hashed raw (what any non-JSON, non-form body costs), at 1 KiB and at 1 MiB, the
  * default largest keyed body. Shapes: a plain order, and the shapes a client could choose to make canonicalisation
- * expensive (long numbers, deep nesting, many keys, long strings, long keys); each must cost at most about 3x the
+ * expensive (long numbers, deep nesting, many keys, long strings, long keys, many small values); each must cost at most about 3x the
  * plain order of the same size.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -32,7 +32,8 @@ public class RequestFingerprintBenchmark {
     @Param({"1024", "1048576"})
     public int bodyBytes;
 
-    @Param({"order", "longNumbers", "deepNesting", "manyKeys", "longStrings", "longKeys"})
+    @Param({"order", "longNumbers", "deepNesting", "manyKeys", "sharedPrefixKeys", "longStrings", "longKeys", "smallNumbers",
+            "emptyContainers"})
     public String shape;
 
     private byte[] body;
@@ -62,7 +63,10 @@ public class RequestFingerprintBenchmark {
             case "order": return orderJson(size);
             case "longNumbers": return array(size, i -> longNumber(i));
             case "deepNesting": return array(size, i -> nested(Math.min(998, (size - 8) / 2 - 1)));
-            case "manyKeys": return manyKeys(size);
+            case "manyKeys": return manyKeys(size, "k");
+            case "sharedPrefixKeys": return manyKeys(size, "kkkkkkkk");
+            case "smallNumbers": return array(size, i -> i % 2 == 0 ? "0" : "1.0");
+            case "emptyContainers": return array(size, i -> i % 2 == 0 ? "{}" : "[]");
             case "longStrings": return array(size, i -> "\"" + repeat("caf\u00e9 \\\"x\\\" \\u00e9 ", Math.min(600, size / 40)) + "\"");
             case "longKeys": return longKeys(size);
             default: throw new IllegalArgumentException(shape);
@@ -95,11 +99,11 @@ public class RequestFingerprintBenchmark {
         return json.append(']').toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Short keys in random order: the sort does the work. */
-    private static byte[] manyKeys(int size) {
+    /** Short keys in random order: the sort does the work (a shared prefix defeats a sort's shortcuts). */
+    private static byte[] manyKeys(int size, String prefix) {
         List<String> members = new ArrayList<>();
         for (int i = 0, length = 2; length < size - 20; i++) {
-            String member = "\"k" + Integer.toString(i, 36) + "\":" + i;
+            String member = "\"" + prefix + Integer.toString(i, 36) + "\":" + i;
             members.add(member);
             length += member.length() + 1;
         }
