@@ -20,7 +20,7 @@ import java.util.List;
 final class CanonicalJson {
     /**
      * Names are not canonicalised (nor interned): Jackson's symbol table made an object of many distinct short keys
-     * cost 5 to 10 times plain JSON. Duplicate names are found by the sorted map instead.
+     * cost 5 to 10 times plain JSON. Duplicate names are found by the sort instead.
      */
     private static final JsonFactory JSON = JsonFactory.builder().disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
             .disable(JsonFactory.Feature.INTERN_FIELD_NAMES).build();
@@ -56,10 +56,10 @@ final class CanonicalJson {
     }
 
     /** A number already in canonical form. */
-    private static final class Number {
+    private static final class CanonicalNumber {
         final String text;
 
-        Number(String text) {
+        CanonicalNumber(String text) {
             this.text = text;
         }
     }
@@ -122,7 +122,7 @@ final class CanonicalJson {
             case VALUE_NUMBER_FLOAT: {
                 String number = JsonNumber.canonical(p.getText());
                 if (number == null) throw new IOException("number out of range");
-                return new Number(number);
+                return new CanonicalNumber(number);
             }
             case VALUE_TRUE: return Boolean.TRUE;
             case VALUE_FALSE: return Boolean.FALSE;
@@ -144,8 +144,8 @@ final class CanonicalJson {
             g.writeStartArray();
             for (Object element : (List<Object>) value) write(g, element);
             g.writeEndArray();
-        } else if (value instanceof Number) {
-            g.writeNumber(((Number) value).text);
+        } else if (value instanceof CanonicalNumber) {
+            g.writeNumber(((CanonicalNumber) value).text);
         } else if (value instanceof String) {
             g.writeString((String) value);
         } else if (value instanceof Boolean) {

@@ -91,17 +91,25 @@ class Utf8JsonFingerprintTest {
         assertNotEquals(fp(JSON, ascii), fp(JSON + "; charset=UTF-16", ascii), "getReader() would read other characters");
     }
 
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
     /** The limits the README states: beyond them, the bytes as sent, so a whitespace-only retry is another request. */
     @Test
-    void deepNestingAndLongNumbersFallBackToRawBytes() {
-        assertNotNull(CanonicalJson.of(("[" + "[".repeat(998) + "]".repeat(998) + "]").getBytes(StandardCharsets.US_ASCII)), "1000 levels");
-        byte[] deep = ("[" + "[".repeat(1000) + "]".repeat(1000) + "]").getBytes(StandardCharsets.US_ASCII);
+    void deepNestingLongNumbersAndLongNamesFallBackToRawBytes() {
+        assertNotNull(CanonicalJson.of(ascii("[".repeat(1000) + "]".repeat(1000))), "1000 levels");
+        byte[] deep = ascii("[".repeat(1001) + "]".repeat(1001));
         assertEquals(ExpectedFingerprint.of("raw;application/json", deep), fp(JSON, deep));
-        assertNotEquals(fp(JSON, deep), fp(JSON, ("[ " + new String(deep, StandardCharsets.US_ASCII).substring(1)).getBytes(StandardCharsets.US_ASCII)));
+        assertNotEquals(fp(JSON, deep), fp(JSON, ascii(" " + new String(deep, StandardCharsets.US_ASCII))), "whitespace counts");
 
-        assertNotNull(CanonicalJson.of(("[1" + "0".repeat(999) + "]").getBytes(StandardCharsets.US_ASCII)), "1000 characters");
-        byte[] longNumber = ("[1" + "0".repeat(1000) + "]").getBytes(StandardCharsets.US_ASCII);
+        assertNotNull(CanonicalJson.of(ascii("[1" + "0".repeat(999) + "]")), "1000 characters");
+        byte[] longNumber = ascii("[1" + "0".repeat(1000) + "]");
         assertEquals(ExpectedFingerprint.of("raw;application/json", longNumber), fp(JSON, longNumber));
+
+        assertNotNull(CanonicalJson.of(ascii("{\"" + "n".repeat(50_000) + "\":1}")), "a name of 50 000");
+        byte[] longName = ascii("{\"" + "n".repeat(50_001) + "\":1}");
+        assertEquals(ExpectedFingerprint.of("raw;application/json", longName), fp(JSON, longName));
     }
 
     @Test
