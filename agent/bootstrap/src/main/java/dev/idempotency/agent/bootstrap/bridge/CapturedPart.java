@@ -11,15 +11,18 @@ public final class CapturedPart {
     private final String contentType;
     private final List<String[]> headers;
     private final byte[] body;
+    private final int headerOffset;
     private final int offset;
     private final int length;
 
-    public CapturedPart(String name, String fileName, String contentType, List<String[]> headers, byte[] body, int offset, int length) {
+    public CapturedPart(String name, String fileName, String contentType, List<String[]> headers, byte[] body,
+                        int headerOffset, int offset, int length) {
         this.name = name;
         this.fileName = fileName;
         this.contentType = contentType;
         this.headers = headers;
         this.body = body;
+        this.headerOffset = headerOffset;
         this.offset = offset;
         this.length = length;
     }
@@ -33,6 +36,12 @@ public final class CapturedPart {
 
     /** [name, value] pairs, in order. */
     public List<String[]> headers() { return headers; }
+
+    /**
+     * Where the part's header block starts in the request body; it ends four bytes (the blank line) before
+     * {@link #offset()}. The fingerprint reads the headers as sent: decoded, two different bytes can look the same.
+     */
+    public int headerOffset() { return headerOffset; }
 
     /** Where the part's bytes start in the request body. */
     public int offset() { return offset; }

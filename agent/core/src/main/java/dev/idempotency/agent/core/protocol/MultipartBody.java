@@ -45,12 +45,13 @@ public final class MultipartBody {
             int contentStart = headersEnd + 4;
             int contentEnd = indexOf(body, nextDelimiter, contentStart);
             if (contentEnd < 0) throw new MalformedException("multipart body without its closing boundary");
-            parts.add(part(body, new String(body, headersStart, headersEnd - headersStart, StandardCharsets.UTF_8), contentStart, contentEnd - contentStart));
+            String headerBlock = new String(body, headersStart, headersEnd - headersStart, StandardCharsets.UTF_8);
+            parts.add(part(body, headerBlock, headersStart, contentStart, contentEnd - contentStart));
             position = contentEnd + 2;
         }
     }
 
-    private static CapturedPart part(byte[] body, String headerBlock, int offset, int length) throws MalformedException {
+    private static CapturedPart part(byte[] body, String headerBlock, int headerOffset, int offset, int length) throws MalformedException {
         List<String[]> headers = new ArrayList<>();
         String name = null;
         String fileName = null;
@@ -71,7 +72,7 @@ public final class MultipartBody {
             }
         }
         if (name == null) throw new MalformedException("multipart part without a name");
-        return new CapturedPart(name, fileName, contentType, Collections.unmodifiableList(headers), body, offset, length);
+        return new CapturedPart(name, fileName, contentType, Collections.unmodifiableList(headers), body, headerOffset, offset, length);
     }
 
     /** A parameter of Content-Disposition: quoted (with backslash escapes) or a token. */

@@ -1,32 +1,23 @@
 package dev.idempotency.agent.core.protocol;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import dev.idempotency.agent.bootstrap.bridge.CapturedPart;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Locale;
 
 /**
- * SHA-256 of the method, the normalised path, the query and the payload in canonical form: JSON with sorted keys and
- * no insignificant whitespace (numbers by value), query strings and form bodies as their decoded pairs sorted by name
- * only (a name's values keep their order), multipart bodies as their parts (names, file names, content types, bytes;
- * not the boundary), anything else as raw bytes.
- * The same request retried gives the same fingerprint; any change of meaning gives another.
+ * SHA-256 of the method, the normalised path, the query and the payload in canonical form: strict UTF-8 JSON with
+ * sorted keys and no insignificant whitespace (numbers by value, {@link CanonicalJson}), query strings and form bodies
+ * as their decoded pairs sorted by name only (a name's values keep their order), multipart bodies as their parts
+ * (every part header as sent, bytes; not the boundary), anything else as raw bytes with the charset it names.
+ * The same request retried gives the same fingerprint; anything the application can observe changed gives another.
  */
 public final class RequestFingerprint {
-    private static final JsonFactory JSON = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     private RequestFingerprint() {
     }
@@ -53,20 +44,27 @@ public final class RequestFingerprint {
         field(sha, method.getBytes(StandardCharsets.US_ASCII));
         field(sha, path.getBytes(StandardCharsets.UTF_8));
         field(sha, canonicalPairs(UrlEncoded.parse(query == null ? null : query.getBytes(StandardCharsets.UTF_8))));
+        // the client's charset says what the bytes mean (the application's own setCharacterEncoding comes later)
+        String charset = charset(contentType);
         if (body.length > 0 && isJson(contentType)) {
-            byte[] canonical = canonicalJson(body);
+            byte[] canonical = charset == null || charset.equals("utf-8") ? CanonicalJson.of(body) : null;
             if (canonical != null) return finish(sha, "json", canonical);
         } else if (FormBody.isForm(contentType)) {
-            // the client's charset says what the bytes mean (the application's own setCharacterEncoding comes later)
-            String charset = MediaType.parameter(contentType, "charset");
-            return finish(sha, "form;" + (charset == null ? "" : charset.trim().toLowerCase(java.util.Locale.ROOT)),
-                    canonicalPairs(UrlEncoded.parse(body)));
+            return finish(sha, "form;" + (charset == null ? "" : charset), canonicalPairs(UrlEncoded.parse(body)));
         } else if (parts != null) {
             field(sha, "multipart".getBytes(StandardCharsets.US_ASCII));
             multipart(sha, parts, body);
             return hex(sha.digest());
         }
-        return finish(sha, "raw;" + (contentType == null ? "" : MediaType.essence(contentType)), body);
+        // getReader() decodes by the charset: the same bytes in another one are other characters
+        String kind = "raw;" + (contentType == null ? "" : MediaType.essence(contentType));
+        return finish(sha, charset == null ? kind : kind + ";charset=" + charset, body);
+    }
+
+    /** The Content-Type's charset parameter in lower case, or null. */
+    private static String charset(String contentType) {
+        String charset = MediaType.parameter(contentType, "charset");
+        return charset == null ? null : charset.trim().toLowerCase(Locale.ROOT);
     }
 
     private static String finish(MessageDigest sha, String kind, byte[] payload) {
@@ -114,91 +112,61 @@ public final class RequestFingerprint {
         writeLengthPrefixed(out, c.bytes());
     }
 
-    /** Parts sorted stably by name; each part's name, file name, content type and bytes (the boundary does not count). */
+    /**
+     * Parts sorted stably by name as the application reads it (the order of a name's parts counts); each part's
+     * headers as sent and its bytes. The boundary does not count: clients choose it afresh for every attempt.
+     */
     private static void multipart(MessageDigest sha, List<CapturedPart> parts, byte[] body) {
         List<CapturedPart> sorted = new ArrayList<>(parts);
         sorted.sort((a, b) -> compareBytes(a.name().getBytes(StandardCharsets.UTF_8), b.name().getBytes(StandardCharsets.UTF_8)));
         field(sha, String.valueOf(sorted.size()).getBytes(StandardCharsets.US_ASCII));
         for (CapturedPart part : sorted) {
             field(sha, part.name().getBytes(StandardCharsets.UTF_8));
-            optionalField(sha, part.fileName());
-            optionalField(sha, part.contentType());
+            partHeaders(sha, body, part.headerOffset(), part.offset() - 4);
             sha.update(lengthPrefix(part.size()));
             sha.update(body, part.offset(), part.size());
         }
     }
 
-    private static void optionalField(MessageDigest sha, String value) {
-        sha.update((byte) (value == null ? 0 : 1));
-        field(sha, value == null ? new byte[0] : value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** RFC 8785 style: sorted keys, no whitespace, numbers by value; null when the body is not valid JSON. */
-    static byte[] canonicalJson(byte[] body) {
-        try (JsonParser parser = JSON.createParser(body)) {
-            if (parser.nextToken() == null) return null;
-            Object tree = read(parser);
-            if (parser.nextToken() != null) return null;
-            ByteArrayOutputStream out = new ByteArrayOutputStream(body.length);
-            try (JsonGenerator g = JSON.createGenerator(out)) {
-                write(g, tree);
-            }
-            return out.toByteArray();
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    private static Object read(JsonParser p) throws IOException {
-        JsonToken t = p.currentToken();
-        switch (t) {
-            case START_OBJECT: {
-                TreeMap<String, Object> object = new TreeMap<>();
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String name = p.currentName();
-                    p.nextToken();
-                    object.put(name, read(p));
+    /**
+     * Every header line of a part, in order: its name in ASCII lower case, its value byte for byte (Part.getHeader
+     * shows both; a byte that is not UTF-8 decodes to U+FFFD, which many different bytes do), both without the spaces
+     * and tabs around them.
+     */
+    private static void partHeaders(MessageDigest sha, byte[] body, int from, int to) {
+        for (int line = from; line < to; ) {
+            int end = line;
+            while (end < to && !(body[end] == '\r' && end + 1 < to && body[end + 1] == '\n')) end++;
+            if (end > line) {
+                int colon = line;
+                while (colon < end && body[colon] != ':') colon++;
+                int nameStart = skipBlanks(body, line, colon);
+                int nameEnd = trimBlanks(body, nameStart, colon);
+                byte[] name = new byte[nameEnd - nameStart];
+                for (int i = 0; i < name.length; i++) {
+                    byte b = body[nameStart + i];
+                    name[i] = b >= 'A' && b <= 'Z' ? (byte) (b + ('a' - 'A')) : b;
                 }
-                return object;
+                sha.update((byte) 1);
+                field(sha, name);
+                int valueStart = skipBlanks(body, Math.min(colon + 1, end), end);
+                int valueEnd = trimBlanks(body, valueStart, end);
+                sha.update(lengthPrefix(valueEnd - valueStart));
+                sha.update(body, valueStart, valueEnd - valueStart);
             }
-            case START_ARRAY: {
-                List<Object> array = new ArrayList<>();
-                while (p.nextToken() != JsonToken.END_ARRAY) array.add(read(p));
-                return array;
-            }
-            case VALUE_STRING: return p.getText();
-            case VALUE_NUMBER_INT:
-            case VALUE_NUMBER_FLOAT: return new BigDecimal(p.getText());
-            case VALUE_TRUE: return Boolean.TRUE;
-            case VALUE_FALSE: return Boolean.FALSE;
-            case VALUE_NULL: return null;
-            default: throw new IOException("unexpected token " + t);
+            line = end + 2;
         }
+        sha.update((byte) 0);
     }
 
-    @SuppressWarnings("unchecked")
-    private static void write(JsonGenerator g, Object value) throws IOException {
-        if (value instanceof Map) {
-            g.writeStartObject();
-            for (Map.Entry<String, Object> e : ((Map<String, Object>) value).entrySet()) {
-                g.writeFieldName(e.getKey());
-                write(g, e.getValue());
-            }
-            g.writeEndObject();
-        } else if (value instanceof List) {
-            g.writeStartArray();
-            for (Object element : (List<Object>) value) write(g, element);
-            g.writeEndArray();
-        } else if (value instanceof BigDecimal) {
-            BigDecimal number = (BigDecimal) value;
-            g.writeNumber(number.signum() == 0 ? "0" : number.stripTrailingZeros().toString());
-        } else if (value instanceof String) {
-            g.writeString((String) value);
-        } else if (value instanceof Boolean) {
-            g.writeBoolean((Boolean) value);
-        } else {
-            g.writeNull();
-        }
+    private static int skipBlanks(byte[] body, int from, int to) {
+        while (from < to && (body[from] == ' ' || body[from] == '\t')) from++;
+        return from;
+    }
+
+    private static int trimBlanks(byte[] body, int from, int to) {
+        while (to > from && (body[to - 1] == ' ' || body[to - 1] == '\t')) to--;
+        return to;
     }
 
     private static void field(MessageDigest sha, byte[] bytes) {

@@ -32,6 +32,9 @@ class MultipartBodyTest {
         assertEquals("a \"b\".txt", parts.get(1).fileName());
         assertEquals("text/plain", parts.get(1).contentType());
         assertEquals("line1\r\nline2", new String(bytes, parts.get(1).offset(), parts.get(1).size(), StandardCharsets.UTF_8));
+        int headers = parts.get(1).headerOffset();
+        assertEquals("Content-Disposition: form-data; name=\"file\"; filename=\"a \\\"b\\\".txt\"\r\nContent-Type: text/plain",
+                new String(bytes, headers, parts.get(1).offset() - 4 - headers, StandardCharsets.UTF_8), "the header block as sent");
     }
 
     @Test

@@ -61,7 +61,21 @@ class RequestFingerprintTest {
         assertNotEquals(RequestFingerprint.of("POST", "/p", null, FORM + "; charset=windows-1251", body),
                 RequestFingerprint.of("POST", "/p", null, FORM + "; charset=ISO-8859-1", body), "the same bytes, another text");
         assertNotEquals(fp("POST", "/p", null, "text/plain", "<a/>"), fp("POST", "/p", null, "application/xml", "<a/>"));
-        assertEquals(fp("POST", "/p", null, "text/plain", "x"), fp("POST", "/p", null, "Text/Plain; charset=UTF-8", "x"));
+        assertEquals(fp("POST", "/p", null, "text/plain; charset=utf-8", "x"), fp("POST", "/p", null, "Text/Plain; Charset=\"UTF-8\"", "x"));
+        assertEquals(fp("POST", "/p", null, "text/plain", "x"), fp("POST", "/p", null, "Text/Plain", "x"));
+    }
+
+    /** getReader() decodes a raw body by the charset named, so naming one (or another) makes another request. */
+    @Test
+    void rawBodiesCountTheCharsetTheyName() {
+        byte[] body = "caf\u00e9".getBytes(StandardCharsets.ISO_8859_1);
+        String plain = RequestFingerprint.of("POST", "/p", null, "text/plain", body);
+        assertEquals(ExpectedFingerprint.of("raw;text/plain", body), plain, "no charset: as before");
+        assertEquals(ExpectedFingerprint.of("raw;text/plain;charset=iso-8859-1", body),
+                RequestFingerprint.of("POST", "/p", null, "text/plain; charset=ISO-8859-1", body));
+        assertNotEquals(RequestFingerprint.of("POST", "/p", null, "text/plain; charset=ISO-8859-1", body),
+                RequestFingerprint.of("POST", "/p", null, "text/plain; charset=windows-1252", body));
+        assertNotEquals(plain, RequestFingerprint.of("POST", "/p", null, "text/plain; charset=UTF-8", body));
     }
 
     @Test
@@ -93,12 +107,36 @@ class RequestFingerprintTest {
         assertNotEquals(a, fp("POST", "/p", null, type1, MultipartBodyTest.body("AAA", p1, p2.replace("name=\"file\"", "name=\"doc\""))));
     }
 
+    /** Part.getHeader shows every header as sent: a difference the application can read is another request. */
+    @Test
+    void multipartCountsEveryPartHeaderAsSent() {
+        String type = "multipart/form-data; boundary=AAA";
+        String p1 = "Content-Disposition: form-data; name=\"note\"\r\n\r\nhello";
+        String p2 = "Content-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nabc";
+        String a = fp("POST", "/p", null, type, MultipartBodyTest.body("AAA", p1, p2));
+        assertNotEquals(a, fp("POST", "/p", null, type, MultipartBodyTest.body("AAA", p1, p2.replace("form-data", "attachment"))));
+        assertNotEquals(a, fp("POST", "/p", null, type, MultipartBodyTest.body("AAA", p1,
+                p2.replace("filename=\"a.txt\"", "filename=\"a.txt\"; filename*=UTF-8''b.txt"))));
+        assertNotEquals(a, fp("POST", "/p", null, type, MultipartBodyTest.body("AAA", p1, "X-Note: 1\r\n" + p2)));
+        assertNotEquals(a, fp("POST", "/p", null, type, MultipartBodyTest.body("AAA", p1, p2.replace("text/plain", "text/plain;x=1"))));
+        assertEquals(a, fp("POST", "/p", null, type, MultipartBodyTest.body("AAA", p1,
+                p2.replace("Content-Type: text/plain", "content-TYPE:\ttext/plain  "))), "names are case-insensitive, values trimmed");
+    }
+
+    @Test
+    void multipartPartNamesCountByTheirBytes() {
+        String type = "multipart/form-data; boundary=AAA";
+        byte[] ff = MultipartBodyTest.body("AAA", "Content-Disposition: form-data; name=\"\u00ff\"\r\n\r\nx").getBytes(StandardCharsets.ISO_8859_1);
+        byte[] fe = MultipartBodyTest.body("AAA", "Content-Disposition: form-data; name=\"\u00fe\"\r\n\r\nx").getBytes(StandardCharsets.ISO_8859_1);
+        assertNotEquals(RequestFingerprint.of("POST", "/p", null, type, ff), RequestFingerprint.of("POST", "/p", null, type, fe));
+    }
+
     @Test
     void otherBodiesCompareAsRawBytesAndInvalidJsonToo() {
         assertNotEquals(fp("POST", "/p", null, "text/plain", "a b"), fp("POST", "/p", null, "text/plain", "a  b"));
         assertNotEquals(fp("POST", "/p", null, "application/json", "{bad"), fp("POST", "/p", null, "application/json", "{bad "));
-        assertNull(RequestFingerprint.canonicalJson("{\"a\":1,\"a\":2}".getBytes(StandardCharsets.UTF_8)), "duplicate keys are not canonical JSON");
-        assertNull(RequestFingerprint.canonicalJson("{} {}".getBytes(StandardCharsets.UTF_8)));
+        assertNull(CanonicalJson.of("{\"a\":1,\"a\":2}".getBytes(StandardCharsets.UTF_8)), "duplicate keys are not canonical JSON");
+        assertNull(CanonicalJson.of("{} {}".getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
