@@ -28,6 +28,12 @@ public interface IdempotencyStore extends AutoCloseable {
     boolean complete(OwnershipToken token, StoredResponse response);
 
     /**
+     * Replaces the response {@code token} recorded, while its key is still completed by it: for what the server adds
+     * after the application ended (an error page rendered for its sendError). Returns whether it did.
+     */
+    boolean replaceResponse(OwnershipToken token, StoredResponse response);
+
+    /**
      * Gives the key up without a result worth keeping (5xx, exception): the next request may run. A token that does
      * not own its key (never got in, completed, taken over) changes nothing and returns false.
      */

@@ -184,6 +184,24 @@ abstract class IdempotencyStoreContract {
         assertEquals("first", new String(store.reserve("t", "k", "fp").response().body()));
     }
 
+    @Test
+    void aRecordedResponseIsReplacedOnlyByItsOwnerAndOnlyOnceCompleted() {
+        JdbcIdempotencyStore store = store();
+        Reservation r = store.reserve("t", "k", "fp");
+        assertFalse(store.replaceResponse(r.token(), response(200, "early")), "nothing recorded yet");
+        assertTrue(store.complete(r.token(), response(404, "")));
+        assertFalse(store.replaceResponse(new OwnershipToken("t", "k", "not-the-token"), response(200, "forged")));
+        StoredResponse page = new StoredResponse(404, Arrays.asList(new Header("Content-Type", "text/html;charset=utf-8")),
+                "<html>not here</html>".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(store.replaceResponse(r.token(), page));
+        Reservation retry = store.reserve("t", "k", "fp");
+        assertEquals(Outcome.REPLAY, retry.outcome());
+        assertEquals(page.headers(), retry.response().headers());
+        assertArrayEquals(page.body(), retry.response().body());
+        assertTrue(store.release(store.reserve("t", "other", "fp").token()));
+        assertFalse(store.replaceResponse(new OwnershipToken("t", "other", "x"), page), "a released key holds no response");
+    }
+
     // ---- release
 
     @Test

@@ -270,6 +270,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return repeatably("complete", c -> update(c, sql.complete, completeParameters(done)) == 1 || recordedBy(c, done));
     }
 
+    @Override
+    public boolean replaceResponse(OwnershipToken token, StoredResponse response) {
+        Objects.requireNonNull(token, "token");
+        Objects.requireNonNull(response, "response");
+        return repeatably("replace response", c -> update(c, sql.replaceResponse, completeParameters(new Completion(token, response))) == 1);
+    }
+
     private static Object[] completeParameters(Completion done) {
         StoredResponse response = done.response;
         OwnershipToken token = done.token;

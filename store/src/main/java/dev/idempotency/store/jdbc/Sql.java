@@ -15,6 +15,7 @@ final class Sql {
     final String takeOverExpiredLease;
     final String markUnknown;
     final String complete;
+    final String replaceResponse;
     final String touchCompleted;
     final String release;
     final String sweepToUnknown;
@@ -95,6 +96,8 @@ final class Sql {
         complete = "UPDATE " + table + " SET status = 'COMPLETED', response_status = ?, response_headers = ?, response_body = ?, "
                 + "lease_expires_at = NULL, updated_at = " + now
                 + byId + " AND owner_token = ? AND status IN ('IN_FLIGHT', 'UNKNOWN')";
+        replaceResponse = "UPDATE " + table + " SET response_status = ?, response_headers = ?, response_body = ?, updated_at = " + now
+                + byId + " AND owner_token = ? AND status = 'COMPLETED'";
         release = "UPDATE " + table + " SET status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = " + now
                 + byId + " AND owner_token = ? AND status IN ('IN_FLIGHT', 'UNKNOWN')";
         renewPrefix = "UPDATE " + table + " SET lease_expires_at = " + plus + " WHERE status = 'IN_FLIGHT' AND (";

@@ -56,6 +56,7 @@ class LeaseHeartbeatTest {
 
         @Override public Reservation reserve(String scope, String key, String fingerprint) { throw new UnsupportedOperationException(); }
         @Override public boolean complete(OwnershipToken token, StoredResponse response) { throw new UnsupportedOperationException(); }
+        @Override public boolean replaceResponse(OwnershipToken token, StoredResponse response) { throw new UnsupportedOperationException(); }
         @Override public int sweepExpiredLeases() { return 0; }
         @Override public int purgeExpired(java.util.function.IntConsumer afterEachBatch) { return 0; }
         @Override public byte[] installationSecret() { throw new UnsupportedOperationException(); }
