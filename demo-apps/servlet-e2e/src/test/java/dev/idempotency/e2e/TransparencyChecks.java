@@ -35,10 +35,12 @@ interface TransparencyChecks {
         String key = ServerScenarios.key();
         HttpResponse<byte[]> first = answer(answer, key);
         assertSameAnswer(unkeyed, first, "the first keyed answer to '" + answer + "'");
+        long pagesBefore = client().count("error-page");
         HttpResponse<byte[]> retry = answer(answer, key);
         assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElse(null), "the retry of '" + answer + "' is a replay");
         assertSameAnswer(first, retry, "the replay of '" + answer + "'");
         assertEquals(before + 1, client().count("answer"), "a retry must not run the application again");
+        assertEquals(pagesBefore, client().count("error-page"), "the application's error page is recorded, not rendered again");
     }
 
     /** An exception is a failure: the key is released, and the keyed client gets the application's error page. */

@@ -1,5 +1,6 @@
 package dev.idempotency.demo.payments;
 
+import dev.idempotency.demo.ledger.Ledger;
 import java.io.IOException;
 import javax.servlet.RequestDispatcher;
 import javax.servlet.http.HttpServlet;
@@ -10,6 +11,7 @@ import javax.servlet.http.HttpServletResponse;
 public class AnswerErrorServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        Ledger.record("error-page", 0, "eur"); // how often it rendered: a replay must not render it again
         Object status = req.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         Object exception = req.getAttribute(RequestDispatcher.ERROR_EXCEPTION_TYPE);
         resp.setContentType("application/json");

@@ -14,6 +14,6 @@ public class CountersServlet extends HttpServlet {
         resp.getWriter().print("{\"charge\":" + Ledger.count("charge") + ",\"async-charge\":" + Ledger.count("async-charge")
                 + ",\"statement\":" + Ledger.count("statement") + ",\"refund\":" + Ledger.count("refund")
                 + ",\"put\":" + Ledger.count("put") + ",\"echo\":" + Ledger.count("echo") + ",\"checkout\":" + Ledger.count("checkout")
-                + ",\"answer\":" + Ledger.count("answer") + "}");
+                + ",\"answer\":" + Ledger.count("answer") + ",\"error-page\":" + Ledger.count("error-page") + "}");
     }
 }

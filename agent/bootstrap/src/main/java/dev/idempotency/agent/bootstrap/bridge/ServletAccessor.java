@@ -28,6 +28,9 @@ public interface ServletAccessor {
 
     boolean isForwardDispatch(Object request);
 
+    /** True on the dispatch to an error page. */
+    boolean isErrorDispatch(Object request);
+
     /** True when the request is, or wraps, one the agent captured at the request's entry (no attribute lookup). */
     boolean isCaptured(Object request);
 

@@ -56,6 +56,8 @@ public final class Admission {
     /** Where a retry lands that carries a session cookie the response sets, and the fingerprint to record there; or null. */
     private final SessionScope sessions;
     private final String fingerprint;
+    /** The token of the record made in the session's scope, once made. */
+    private volatile OwnershipToken sessionToken;
 
     Admission(IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
               boolean personalScope, AgentMetrics metrics, InFlightWaits waits) {
@@ -137,6 +139,22 @@ public final class Admission {
     }
 
     /**
+     * Records the error page the container rendered for the application's sendError in place of the call recorded
+     * for it (and so in the session's scope too, where the response set a session cookie). Should the store not take
+     * it, the call stays recorded and replays render the page again.
+     */
+    public void recordErrorPage(int status, List<String[]> headers, byte[] page) {
+        try {
+            boolean replaced = store.replaceResponse(token, new StoredResponse(status, kept(headers, personalScope), page));
+            OwnershipToken inSession = sessionToken;
+            if (replaced && inSession != null) store.replaceResponse(inSession, new StoredResponse(status, kept(headers, true), page));
+            if (replaced) AgentLog.debug(description + ": recorded the error page rendered for its sendError");
+        } catch (StoreException e) {
+            AgentLog.warn(description + ": could not record the error page rendered for its sendError; replays render it again", e);
+        }
+    }
+
+    /**
      * A response that sets a session cookie is recorded, cookies and all, in the scope its client's retry will carry
      * that cookie in. Should that fail, the response is not sent: its client would otherwise retry in that scope and run
      * the application again, while a client without the cookie gets the replay recorded in this one.
@@ -147,6 +165,7 @@ public final class Admission {
         try {
             Reservation reservation = store.reserve(scope, token.key(), fingerprint);
             if (reservation.owned() && store.complete(reservation.token(), new StoredResponse(status, kept(headers, true), body))) {
+                sessionToken = reservation.token();
                 AgentLog.debug(description + ": recorded for retries with the session cookie it sets, in scope " + scope);
             } else {
                 AgentLog.warn(description + ": the key was already in use in the scope of the session this response sets ("

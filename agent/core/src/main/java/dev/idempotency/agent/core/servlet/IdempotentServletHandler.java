@@ -80,6 +80,7 @@ public final class IdempotentServletHandler implements ServletHandler {
             ServletExchange redispatch = asyncRedispatch(http, request, response);
             if (redispatch != null) return redispatch;
         }
+        if (keyField != null && http.isErrorDispatch(request)) return errorPage(http, request, response);
         Object state = http.attribute(request, ExchangeAttributes.HANDLED);
         if (state != null) return pendingDecision(http, component, servlet, request, response, state);
         if (!http.isInitialDispatch(request) || http.attribute(request, IGNORED_ATTRIBUTE) != null) return null;
@@ -107,9 +108,19 @@ public final class IdempotentServletHandler implements ServletHandler {
         return guarded(http, response, () -> decide(http, pending, component, current, response));
     }
 
+    /** The outermost entry of the error page dispatched for a recorded sendError: the page is captured from here. */
+    private static ServletExchange errorPage(ServletAccessor http, Object request, Object response) {
+        Object page = http.attribute(request, ErrorPageExchange.ATTRIBUTE);
+        if (!(page instanceof ErrorPageExchange)) return null;
+        http.setAttribute(request, ErrorPageExchange.ATTRIBUTE, null);
+        return ((ErrorPageExchange) page).begin(request, response);
+    }
+
     @Override
     public void exit(ServletExchange exchange, Object request, Throwable thrown) {
-        if (exchange instanceof ProtectedExchange) {
+        if (exchange instanceof ErrorPageExchange) {
+            ((ErrorPageExchange) exchange).exited(thrown);
+        } else if (exchange instanceof ProtectedExchange) {
             ((ProtectedExchange) exchange).serviceExited(request, thrown);
         } else if (exchange instanceof SimpleExchanges.AsyncRedispatch) {
             ((SimpleExchanges.AsyncRedispatch) exchange).exchange.serviceExited(request, thrown);

@@ -48,6 +48,8 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     private final Object request;
     private final Object response;
     private final BoundedResponseBody body;
+    private final long maxResponseBytes;
+    private final MemoryBudget memory;
     private int errorStatus;
     private String errorMessage;
     /** The application's sendRedirect, as it named the location; the container makes the Location from it. */
@@ -72,6 +74,8 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
         this.description = description;
         this.originalResponse = originalResponse;
         this.body = new BoundedResponseBody(maxResponseBytes, this, memory);
+        this.maxResponseBytes = maxResponseBytes;
+        this.memory = memory;
         this.response = http.capturingResponse(originalResponse, this);
         this.request = http.protectedRequest(request, response, this, this);
     }
@@ -266,7 +270,12 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
         if (call != null) headers.add(call);
         switch (admission.conclude(status, headers, bytes)) {
             case RECORDED:
-                if (!abandoned) deliver(status, call, bytes);
+                if (abandoned) return;
+                if (call != null && ContainerRendered.isError(call)) {
+                    // an error page the container dispatches to is captured and recorded in the call's place
+                    http.setAttribute(request, ErrorPageExchange.ATTRIBUTE, new ErrorPageExchange(http, admission, maxResponseBytes, memory));
+                }
+                deliver(status, call, bytes);
                 return;
             case RELEASED:
                 if (!abandoned) sendUnkept(status);

@@ -42,11 +42,11 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     public PrintWriter getWriter() throws IOException {
         if (usingStream) throw new IllegalStateException("getOutputStream() has already been called for this response");
         if (writer == null) {
+            // The container's writer is taken too: it locks the charset and names it in Content-Type by its own rules
+            // (Tomcat names it for every type, Jetty and Liberty not for JSON), as without the agent. What the
+            // application writes still comes here; the body then leaves through that writer.
+            if (detached == null) super.getWriter();
             String charset = getCharacterEncoding();
-            // Lock the charset in, as the container would on getWriter(): Content-Type then names it. One that names
-            // it already is left as the container wrote it (Undertow and Liberty would write it again in their form).
-            String type = getContentType();
-            if (type == null || !type.toLowerCase(java.util.Locale.ROOT).contains("charset=")) setCharacterEncoding(charset);
             writer = new PrintWriter(new OutputStreamWriter(stream, charset), false);
         }
         return writer;

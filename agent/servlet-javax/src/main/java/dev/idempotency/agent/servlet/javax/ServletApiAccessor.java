@@ -15,7 +15,6 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import javax.servlet.DispatcherType;
-import javax.servlet.ServletOutputStream;
 import javax.servlet.ServletRequestWrapper;
 import javax.servlet.http.Cookie;
 import javax.servlet.http.HttpServletRequest;
@@ -50,6 +49,11 @@ public final class ServletApiAccessor implements ServletAccessor {
     @Override
     public boolean isForwardDispatch(Object request) {
         return ((HttpServletRequest) request).getDispatcherType() == DispatcherType.FORWARD;
+    }
+
+    @Override
+    public boolean isErrorDispatch(Object request) {
+        return ((HttpServletRequest) request).getDispatcherType() == DispatcherType.ERROR;
     }
 
     @Override
@@ -197,7 +201,16 @@ public final class ServletApiAccessor implements ServletAccessor {
     @Override
     public OutputStream outputStream(Object response) throws IOException {
         SuspendedAfterForward.lift((HttpServletResponse) response);
-        return ((HttpServletResponse) response).getOutputStream();
+        return bodyStream((HttpServletResponse) response);
+    }
+
+    /** The response's output stream, or its writer where the application's writer took it (see CapturingResponse). */
+    private static OutputStream bodyStream(HttpServletResponse r) throws IOException {
+        try {
+            return r.getOutputStream();
+        } catch (IllegalStateException writerTaken) {
+            return new WriterOutputStream(r.getWriter(), r.getCharacterEncoding());
+        }
     }
 
     @Override
@@ -238,7 +251,7 @@ public final class ServletApiAccessor implements ServletAccessor {
         HttpServletResponse r = (HttpServletResponse) response;
         setHead(r, status, headers, keepEarlierHeaders);
         r.setContentLength(body.length);
-        ServletOutputStream out = r.getOutputStream();
+        OutputStream out = bodyStream(r);
         out.write(body);
         out.flush();
     }
