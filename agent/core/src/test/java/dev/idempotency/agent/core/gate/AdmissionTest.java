@@ -115,6 +115,34 @@ class AdmissionTest {
         assertEquals(KeyStatus.IN_FLIGHT, store.find("tenant", "away").orElseThrow().status());
     }
 
+    @Test
+    void aNotKeptMarkerTheStoreCannotTakeIsCountedOnlyAsTheReleaseThatFollows() {
+        IdempotencyStore store = open();
+        IdempotencyStore away = completionsFailing(store, Integer.MAX_VALUE, new java.util.concurrent.atomic.AtomicInteger());
+        Admission admission = admission(away, store.reserve("tenant", "marker-away", "fp"), false);
+        org.junit.jupiter.api.Assertions.assertThrows(dev.idempotency.store.StoreUnavailableException.class,
+                () -> admission.recordNotKept(200, BoundedResponseBody.TOO_LARGE));
+        assertEquals(0, metrics.completions(AgentMetrics.Completion.NOT_KEPT), "no marker was written");
+        assertTrue(admission.end());
+        admission.release("the response could not be marked as not kept"); // what the exchanges do then
+        assertEquals(1, metrics.completions(AgentMetrics.Completion.RELEASED));
+        assertEquals(Reservation.Outcome.REACQUIRED, store.reserve("tenant", "marker-away", "fp").outcome(), "a retry runs");
+    }
+
+    @Test
+    void aNotKeptMarkerForAKeyTakenOverIsCountedTakenOver() {
+        IdempotencyStore store = open("idempotency.lease", "1s", "idempotency.on-expired-lease", "retry");
+        Reservation first = store.reserve("tenant", "k-marker", "fp");
+        Reservation second = await("a takeover", () -> store.reserve("tenant", "k-marker", "fp"), r -> r.outcome() == Reservation.Outcome.REACQUIRED);
+        Admission stale = admission(store, first, false);
+        stale.recordNotKept(200, BoundedResponseBody.TOO_LARGE);
+        assertTrue(stale.end());
+        assertEquals(0, metrics.completions(AgentMetrics.Completion.NOT_KEPT), "no marker was written");
+        assertEquals(1, metrics.completions(AgentMetrics.Completion.TAKEN_OVER));
+        assertEquals(KeyStatus.IN_FLIGHT, store.find("tenant", "k-marker").orElseThrow().status(), "the new owner keeps the key");
+        assertTrue(admission(store, second, false).end());
+    }
+
     private static final java.util.List<String[]> SETS_SESSION = java.util.Arrays.asList(
             new String[] {"Content-Type", "text/plain"}, new String[] {"Set-Cookie", "JSESSIONID=S1; Path=/; HttpOnly"});
 
