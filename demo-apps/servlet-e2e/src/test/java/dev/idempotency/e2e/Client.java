@@ -59,6 +59,18 @@ final class Client {
 
     /** A raw HTTP/1.1 exchange; returns the final status code and the body (interim 1xx answers are skipped). */
     static RawResponse raw(int port, String requestHead, byte[] body) throws IOException {
+        return raw(port, requestHead, body, false);
+    }
+
+    /**
+     * A raw exchange without a body, over once the final answer is in, without waiting for the server to close the
+     * connection: the JDK HttpServer keeps it open to read the body declared.
+     */
+    static RawResponse answer(int port, String requestHead) throws IOException {
+        return raw(port, requestHead, new byte[0], true);
+    }
+
+    private static RawResponse raw(int port, String requestHead, byte[] body, boolean untilAnswered) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(30_000);
             OutputStream out = socket.getOutputStream();
@@ -68,13 +80,31 @@ final class Client {
             InputStream in = socket.getInputStream();
             ByteArrayOutputStream all = new ByteArrayOutputStream();
             byte[] buffer = new byte[8192];
-            for (int n; (n = in.read(buffer)) > 0; ) all.write(buffer, 0, n);
-            String text = all.toString(StandardCharsets.ISO_8859_1);
-            while (text.startsWith("HTTP/1.1 1")) text = text.substring(text.indexOf("\r\n\r\n") + 4); // 100 Continue
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                all.write(buffer, 0, n);
+                if (untilAnswered && answered(finalAnswer(all.toString(StandardCharsets.ISO_8859_1)))) break;
+            }
+            String text = finalAnswer(all.toString(StandardCharsets.ISO_8859_1));
             int status = Integer.parseInt(text.substring(9, 12));
             int split = text.indexOf("\r\n\r\n");
             return new RawResponse(status, text.substring(0, split), text.substring(split + 4));
         }
+    }
+
+    /** What follows the interim answers (100 Continue) received in full. */
+    private static String finalAnswer(String text) {
+        while (text.startsWith("HTTP/1.1 1") && text.contains("\r\n\r\n")) text = text.substring(text.indexOf("\r\n\r\n") + 4);
+        return text;
+    }
+
+    /** The final answer is in: its Content-Length bytes, or its last chunk (the body stays as sent, chunked or not). */
+    private static boolean answered(String text) {
+        int split = text.indexOf("\r\n\r\n");
+        if (text.startsWith("HTTP/1.1 1") || split < 0) return false;
+        String head = text.substring(0, split);
+        if (Pattern.compile("(?im)^transfer-encoding:\\s*chunked").matcher(head).find()) return text.endsWith("\r\n0\r\n\r\n");
+        Matcher length = Pattern.compile("(?im)^content-length:\\s*(\\d+)").matcher(head);
+        return length.find() && text.length() - split - 4 >= Long.parseLong(length.group(1));
     }
 
     record RawResponse(int status, String head, String body) { }

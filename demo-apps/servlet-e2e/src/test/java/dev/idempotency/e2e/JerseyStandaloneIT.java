@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Jersey 3 on the JDK HttpServer, an executable jar with no servlet container: the JAX-RS layer runs the protocol itself.
  * With a 1 s lease, so that a request running past ten leases shows it never loses its key.
  */
-class JerseyStandaloneIT extends JaxrsOrdersScenarios {
+class JerseyStandaloneIT extends StandaloneJaxrsScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return new JarServer("jersey-standalone", E2eEnvironment.war("orders-jersey3-standalone.jar"), Collections.singletonList("{port}"))
@@ -28,11 +28,6 @@ class JerseyStandaloneIT extends JaxrsOrdersScenarios {
     @Override
     protected ServerProcess configure(ServerProcess server) {
         return super.configure(server).set("idempotency.lease", "1s");
-    }
-
-    @Override
-    protected boolean containerSuspendsRequests() {
-        return false;
     }
 
     private HttpRequest.Builder slowPayment(String key, long delayMillis) {

@@ -3,15 +3,10 @@ package dev.idempotency.e2e;
 import java.util.Arrays;
 
 /** Jersey 3 on the JDK HttpServer, configured with a ResourceConfig listing the resources instead of an Application. */
-class JerseyStandaloneResourceConfigIT extends JaxrsOrdersScenarios {
+class JerseyStandaloneResourceConfigIT extends StandaloneJaxrsScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return new JarServer("jersey-resource-config", E2eEnvironment.war("orders-jersey3-standalone.jar"),
                 Arrays.asList("{port}", "resource-config")).application("", "/api/counters");
-    }
-
-    @Override
-    protected boolean containerSuspendsRequests() {
-        return false;
     }
 }

@@ -16,17 +16,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * runs the protocol itself. That container reads a property it lacks from the exchange's attributes, which the JDK
  * shares between all requests of a context: every scenario here after the first would see the first's state.
  */
-class RestEasyStandaloneIT extends JaxrsOrdersScenarios {
+class RestEasyStandaloneIT extends StandaloneJaxrsScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return new JarServer("resteasy-standalone", E2eEnvironment.war("orders-resteasy-standalone.jar"), Collections.singletonList("{port}"))
                 .application("", "/api/counters");
-    }
-
-    /** RESTEasy's JDK HttpServer container answers a suspended resource 204 at once, while its work goes on. */
-    @Override
-    protected boolean containerSuspendsRequests() {
-        return false;
     }
 
     @Test

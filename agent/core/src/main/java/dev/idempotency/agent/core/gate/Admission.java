@@ -287,22 +287,29 @@ public final class Admission {
         }
     }
 
-    /** Before a response too large to keep starts streaming: retries will get a problem instead of running again. */
+    /**
+     * Before a response too large to keep starts streaming: retries will get a problem instead of running again. It is
+     * counted once its marker is written: when the store fails, the caller ends the key otherwise, and that is counted.
+     */
     public void recordNotKept(int status, String reason) throws StoreException {
         notHeldHere(); // marked ended before the response streams: waiters must not wait for the stream's end
-        metrics.completed(AgentMetrics.Completion.NOT_KEPT);
         heartbeat.recordingStarted();
         try {
-            recordNotKeptMarker(status, reason);
+            metrics.completed(recordNotKeptMarker(status, reason) ? AgentMetrics.Completion.NOT_KEPT : AgentMetrics.Completion.TAKEN_OVER);
         } finally {
             heartbeat.recordingEnded();
             waits.ended(token.scope(), token.key());
         }
     }
 
-    private void recordNotKeptMarker(int status, String reason) throws StoreException {
-        store.complete(token, new StoredResponse(status,
-                Collections.singletonList(new StoredResponse.Header(ReplayHeaders.NOT_KEPT_MARKER, reason)), new byte[0]));
+    private boolean recordNotKeptMarker(int status, String reason) throws StoreException {
+        if (!store.complete(token, new StoredResponse(status,
+                Collections.singletonList(new StoredResponse.Header(ReplayHeaders.NOT_KEPT_MARKER, reason)), new byte[0]))) {
+            AgentLog.warn(description + ": the key was taken over or resolved while this request ran; its response streams"
+                    + " through (" + reason + ") unmarked");
+            return false;
+        }
         AgentLog.info(description + ": response streams through (" + reason + "); it is not kept for retries");
+        return true;
     }
 }

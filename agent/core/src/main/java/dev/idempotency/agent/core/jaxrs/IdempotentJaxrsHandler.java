@@ -123,7 +123,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         }
         jaxrs.setProperty(request, ExchangeAttributes.HANDLED, Boolean.TRUE);
         RequestCapture capture = gate.capture(method, path, jaxrs.query(request), jaxrs.contentType(request),
-                jaxrs.headers(request, config.header), () -> jaxrs.entity(request), -1);
+                jaxrs.headers(request, config.header), () -> jaxrs.entity(request), declaredLength(jaxrs, request));
         if (capture.problem() != null) {
             abort(jaxrs, request, capture.problem());
             return;
@@ -152,6 +152,22 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         }
         jaxrs.setProperty(request, EXCHANGE, new JaxrsExchange(decision.admission(), capture, config.maxResponseBytes, gate.memory(),
                 suspended));
+    }
+
+    /**
+     * The length the request declares: a body declared too large is refused before a byte of it is read, or awaited
+     * from a client that expects 100 Continue. -1 when unknown: absent, malformed, negative, or beside a
+     * Transfer-Encoding (which overrides it).
+     */
+    private static long declaredLength(JaxrsAccessor jaxrs, Object request) {
+        String declared = jaxrs.header(request, "Content-Length");
+        if (declared == null || jaxrs.header(request, "Transfer-Encoding") != null) return -1;
+        try {
+            long length = Long.parseLong(declared.trim());
+            return length >= 0 ? length : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /**

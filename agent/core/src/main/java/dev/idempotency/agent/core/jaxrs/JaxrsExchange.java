@@ -60,7 +60,8 @@ final class JaxrsExchange implements BoundedResponseBody.StreamingStart {
         try {
             jaxrs.proceed(writer);
         } catch (IOException | RuntimeException e) {
-            if (admission.end()) admission.release("writing the entity failed: " + e);
+            // a body already streaming was recorded (and counted) as not kept when it began: that ended its key
+            if (admission.end() && !body.isStreaming()) admission.release("writing the entity failed: " + e);
             throw e;
         } finally {
             jaxrs.setOutput(writer, client);

@@ -61,17 +61,23 @@ class AdmissionTest {
         return last;
     }
 
+    /** Hands {@code stale} the first owner's admission once another request took its key over; the new owner keeps it. */
+    private void afterATakeover(String key, java.util.function.Consumer<Admission> stale) {
+        IdempotencyStore store = open("idempotency.lease", "1s", "idempotency.on-expired-lease", "retry");
+        Reservation first = store.reserve("tenant", key, "fp");
+        // The first owner stalls past its lease without renewing (it never joined the heartbeat); another takes over.
+        Reservation second = await("a takeover", () -> store.reserve("tenant", key, "fp"), r -> r.outcome() == Reservation.Outcome.REACQUIRED);
+        stale.accept(admission(store, first, false));
+        assertEquals(KeyStatus.IN_FLIGHT, store.find("tenant", key).orElseThrow().status(), "the new owner keeps the key");
+        assertTrue(admission(store, second, false).end());
+    }
+
     @Test
     void aResponseWhoseKeyWasTakenOverIsNotRecordedAndMustNotBeSent() {
-        IdempotencyStore store = open("idempotency.lease", "1s", "idempotency.on-expired-lease", "retry");
-        Reservation first = store.reserve("tenant", "k1", "fp");
-        // The first owner stalls past its lease without renewing (it never joined the heartbeat); another takes over.
-        Reservation second = await("a takeover", () -> store.reserve("tenant", "k1", "fp"), r -> r.outcome() == Reservation.Outcome.REACQUIRED);
-        Admission stale = admission(store, first, false);
-        assertTrue(stale.end());
-        assertEquals(Admission.Conclusion.TAKEN_OVER, stale.conclude(201, HEADERS, BODY));
-        assertEquals(KeyStatus.IN_FLIGHT, store.find("tenant", "k1").orElseThrow().status(), "the new owner keeps the key");
-        assertTrue(admission(store, second, false).end());
+        afterATakeover("k1", stale -> {
+            assertTrue(stale.end());
+            assertEquals(Admission.Conclusion.TAKEN_OVER, stale.conclude(201, HEADERS, BODY));
+        });
     }
 
     /** The real store, except that its first {@code failures} completions find the database away (a failover). */
@@ -113,6 +119,30 @@ class AdmissionTest {
         assertEquals(Admission.Conclusion.NOT_RECORDED, admission.conclude(201, HEADERS, BODY));
         assertTrue(calls.get() >= 2 && calls.get() <= 5, "tried again within half the 1 s lease, then gave up: " + calls.get() + " attempts");
         assertEquals(KeyStatus.IN_FLIGHT, store.find("tenant", "away").orElseThrow().status());
+    }
+
+    @Test
+    void aNotKeptMarkerTheStoreCannotTakeIsCountedOnlyAsTheReleaseThatFollows() {
+        IdempotencyStore store = open();
+        IdempotencyStore away = completionsFailing(store, Integer.MAX_VALUE, new java.util.concurrent.atomic.AtomicInteger());
+        Admission admission = admission(away, store.reserve("tenant", "marker-away", "fp"), false);
+        org.junit.jupiter.api.Assertions.assertThrows(dev.idempotency.store.StoreUnavailableException.class,
+                () -> admission.recordNotKept(200, BoundedResponseBody.TOO_LARGE));
+        assertEquals(0, metrics.completions(AgentMetrics.Completion.NOT_KEPT), "no marker was written");
+        assertTrue(admission.end());
+        admission.release("the response could not be marked as not kept"); // what the exchanges do then
+        assertEquals(1, metrics.completions(AgentMetrics.Completion.RELEASED));
+        assertEquals(Reservation.Outcome.REACQUIRED, store.reserve("tenant", "marker-away", "fp").outcome(), "a retry runs");
+    }
+
+    @Test
+    void aNotKeptMarkerForAKeyTakenOverIsCountedTakenOver() {
+        afterATakeover("k-marker", stale -> {
+            stale.recordNotKept(200, BoundedResponseBody.TOO_LARGE);
+            assertTrue(stale.end());
+        });
+        assertEquals(0, metrics.completions(AgentMetrics.Completion.NOT_KEPT), "no marker was written");
+        assertEquals(1, metrics.completions(AgentMetrics.Completion.TAKEN_OVER));
     }
 
     private static final java.util.List<String[]> SETS_SESSION = java.util.Arrays.asList(

@@ -2,19 +2,16 @@ package dev.idempotency.agent.core.servlet;
 
 import dev.idempotency.agent.bootstrap.bridge.ServletAccessor;
 import dev.idempotency.agent.core.config.AgentConfig;
-import dev.idempotency.agent.core.config.ConfigSource;
 import dev.idempotency.agent.core.gate.Decision;
+import dev.idempotency.agent.core.gate.H2Gate;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
 import dev.idempotency.agent.core.gate.PendingDecision;
 import dev.idempotency.agent.core.gate.RequestCapture;
 import dev.idempotency.agent.core.log.AgentLog;
-import dev.idempotency.agent.core.protocol.Credentials;
-import dev.idempotency.agent.core.store.StoreLifecycle;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -24,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,38 +31,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** How the servlet side ends a keyed request, against an embedded H2 store and a servlet API stood in for by a proxy. */
 class ExchangeEndTest {
-    private static final byte[] BODY = "{\"amount\":1}".getBytes(StandardCharsets.UTF_8);
     private static final String REQUEST = "request";
     private static final String RESPONSE = "response";
 
-    private final AgentMetrics metrics = new AgentMetrics();
-    private final AgentConfig config;
-    private final StoreLifecycle lifecycle;
-    private final IdempotencyGate gate;
-
-    ExchangeEndTest() {
-        Properties p = new Properties();
-        p.setProperty("idempotency.store.url", "jdbc:h2:mem:exchange-end-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        p.setProperty("idempotency.max-response-bytes", "1KiB");
-        config = AgentConfig.load(ConfigSource.of(p, Collections.emptyMap()));
-        lifecycle = new StoreLifecycle(config.store, config.sweepInterval, metrics);
-        gate = new IdempotencyGate(config, lifecycle, metrics);
-    }
+    private final H2Gate h2 = new H2Gate("exchange-end");
+    private final AgentMetrics metrics = h2.metrics;
+    private final AgentConfig config = h2.config;
+    private final IdempotencyGate gate = h2.gate;
 
     @AfterEach
     void close() {
-        lifecycle.store().close();
+        h2.close();
     }
 
     private RequestCapture capture(String key) {
-        RequestCapture capture = gate.capture("POST", "/payments", null, "application/json", Collections.singletonList(key),
-                () -> new ByteArrayInputStream(BODY), BODY.length);
-        assertNull(capture.problem());
-        return capture;
+        return h2.capture(key);
     }
 
     private Decision decide(String key) {
-        return gate.decide(capture(key), new Credentials(null, null), null);
+        return h2.decide(key);
     }
 
     /** The servlet API's answers by method name; every other call answers null, false or 0. */
