@@ -339,7 +339,7 @@ point() {
   awk -v OFS='\t' -v r="$round" -v s="$series" -v c="$c" -v k="$clients" -v n="$requests" -v d="$duration" \
     -v p50="$p50" -v p99="$p99" -v cpu="$cpu_us" -v e="$errors" -v u="$unexpected" \
     'BEGIN {print r, s, c, k, n, sprintf("%.2f", d / 1e6), sprintf("%.0f", d ? n / (d / 1e6) : 0), sprintf("%.2f", p50 / 1000), sprintf("%.2f", p99 / 1000), cpu, e, u}' >>"$RAW"
-  printf '    %-30s %4s conn  %8.0f req/s  p50 %6.2f ms  p99 %7.2f ms  cpu %5s us/req  errors %s  unexpected %s\n' \
+  printf '    %-42s %4s conn  %8.0f req/s  p50 %6.2f ms  p99 %7.2f ms  cpu %5s us/req  errors %s  unexpected %s\n' \
     "$(label "$series")" "$c" "$(awk -v n="$requests" -v d="$duration" 'BEGIN {print d ? n / (d / 1e6) : 0}')" \
     "$(awk -v x="$p50" 'BEGIN {print x / 1000}')" "$(awk -v x="$p99" 'BEGIN {print x / 1000}')" "$cpu_us" "$errors" "$unexpected" >&2
   if [[ $errors != 0 || $unexpected != 0 ]]; then
@@ -511,7 +511,8 @@ REPORT=$RESULTS/results.md
   done
   if ((${#pairs[@]} > 0)); then
     echo
-    echo "Agent against the hand-written filter (same request, same moment; above 1 the agent serves more, below 1 it spends less):"
+    echo "Agent against the hand-written filter (same request, same moment): above 1 in req/s the agent serves more; below 1 in" \
+      "CPU per request it spends less, in p99 it answers sooner."
     echo
     echo "| agent series | connections | req/s ratio | CPU/request ratio | p99 ratio |"
     echo "|---|---:|---:|---:|---:|"
