@@ -20,7 +20,9 @@
 #          handwritten-pg-replay,agent-pg-replay,mariadb-ceiling,handwritten-mariadb,agent-mariadb
 #   REPLAY_KEYS=1000         completed keys the replay series cycles through
 #   PG_HOST/PG_PORT/PG_DB/PG_USER, MARIADB_HOST/MARIADB_PORT/MARIADB_DB/MARIADB_USER, BENCH_TABLE=bench_agent_keys,
-#   HANDWRITTEN_TABLE=bench_handwritten_keys (the hand-written filter's table, beside the agent's)
+#   HANDWRITTEN_TABLE=bench_handwritten_keys (the hand-written filter's table, beside the agent's),
+#   HANDWRITTEN_H2_SETTINGS (appended to its H2 URL; empty: H2's defaults, as a team would leave them, which write a
+#   commit to the file up to 500 ms late; ';WRITE_DELAY=0' writes each before the statement returns, as the agent does)
 #   SERVER_JAVA_OPTS=-Xmx512m, AGENT_OPTS (extra -Didempotency.* for every agent server), RESULTS, BASE_PORT=18480
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -44,6 +46,7 @@ PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_DB=${PG_DB:-test} PG_U
 MARIADB_HOST=${MARIADB_HOST:-127.0.0.1} MARIADB_PORT=${MARIADB_PORT:-3306} MARIADB_DB=${MARIADB_DB:-test} MARIADB_USER=${MARIADB_USER:-root}
 BENCH_TABLE=${BENCH_TABLE:-bench_agent_keys}
 HANDWRITTEN_TABLE=${HANDWRITTEN_TABLE:-bench_handwritten_keys}
+HANDWRITTEN_H2_SETTINGS=${HANDWRITTEN_H2_SETTINGS:-}
 SERVER_JAVA_OPTS=${SERVER_JAVA_OPTS:--Xmx512m}
 AGENT_OPTS=${AGENT_OPTS:-}
 RESULTS=${RESULTS:-$BENCH/results}
@@ -162,7 +165,7 @@ free_port() {
 
 # start_server NAME KIND(plain|agent|handwritten) [JVM option...]: a fresh CATALINA_BASE, then launch; sets STARTUP_MS
 # (launch to the first 200 from the application). plain and agent serve the payments WAR (agent: with the agent and
-# AGENT_OPTS), handwritten the hand-written filter's WAR; the JVM options go to the agent or the filter.
+# AGENT_OPTS), handwritten the hand-written filter's WAR; the options (-Dname=value) go to the agent or the filter.
 start_server() {
   local name=$1 kind=$2; shift 2
   local port base
@@ -181,7 +184,13 @@ start_server() {
       read -r -a extra <<<"$AGENT_OPTS"
       jvm=("-javaagent:$AGENT_JAR" "$@" "${extra[@]}")
       ;;
-    handwritten) cp "$HANDWRITTEN_WAR" "$base/webapps/shop.war"; jvm=("$@") ;;
+    handwritten)
+      cp "$HANDWRITTEN_WAR" "$base/webapps/shop.war"
+      # The filter's -D settings go to catalina.properties (Tomcat makes each a system property): catalina.sh evals
+      # CATALINA_OPTS, which would split an H2 URL at its ';'.
+      local option
+      for option in "$@"; do echo "${option#-D}" >>"$base/conf/catalina.properties"; done
+      ;;
   esac
   local begin
   begin=$(date +%s%N)
@@ -404,8 +413,9 @@ for server in "${needed_servers[@]}"; do
     agent-idle | agent-h2) start_server "$server" agent ;;
     agent-pg) start_server agent-pg agent "-Didempotency.store.url=$PG_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
     agent-mariadb) start_server agent-mariadb agent "-Didempotency.store.url=$MARIADB_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
-    # H2: the WAR's own default, a file under the server's user.home (as the agent's H2 store).
-    handwritten-h2) start_server handwritten-h2 handwritten ;;
+    # H2: the WAR's own default URL, a file under the server's user.home (as the agent's H2 store).
+    handwritten-h2) start_server handwritten-h2 handwritten \
+      "-Dhandwritten.idempotency.url=jdbc:h2:file:~/handwritten-idempotency/keys;DB_CLOSE_ON_EXIT=FALSE$HANDWRITTEN_H2_SETTINGS" ;;
     handwritten-pg) start_server handwritten-pg handwritten "-Dhandwritten.idempotency.url=$PG_URL" "-Dhandwritten.idempotency.table=$HANDWRITTEN_TABLE" ;;
     handwritten-mariadb) start_server handwritten-mariadb handwritten "-Dhandwritten.idempotency.url=$MARIADB_URL" "-Dhandwritten.idempotency.table=$HANDWRITTEN_TABLE" ;;
   esac
@@ -447,6 +457,8 @@ sum() { awk -F'\t' -v s="$1" -v c="$2" -v col="$3" 'NR > 1 && $2 == s && $3 == c
 median_list() { printf '%s\n' "$@" | median; }
 
 REPORT=$RESULTS/results.md
+handwritten_h2="H2's defaults: commits written to the file up to 500 ms late, where the agent writes each before it returns"
+[[ -n $HANDWRITTEN_H2_SETTINGS ]] && handwritten_h2="\`$HANDWRITTEN_H2_SETTINGS\`"
 {
   echo "# Agent performance on a stock Tomcat 9"
   echo
@@ -470,7 +482,7 @@ REPORT=$RESULTS/results.md
     "class behind a javax Filter: a HikariCP pool of 10, a SHA-256 fingerprint of method, URI, query and body, one INSERT" \
     "(PostgreSQL ON CONFLICT DO NOTHING, MariaDB INSERT IGNORE, H2 a caught duplicate key) and one UPDATE of the answer, both in" \
     "autocommit, per new key; an INSERT and a SELECT per replay; on a table of its own (\`$HANDWRITTEN_TABLE\`; H2: a file under" \
-    "its server's user.home). Errors: socket errors and non-2xx answers (wrk), failed transactions" \
+    "its server's user.home, with $handwritten_h2). Errors: socket errors and non-2xx answers (wrk), failed transactions" \
     "(ceilings), and keyed answers that were not 200 or not replayed exactly when they should be."
   echo
   echo "| series | connections | req/s | p50 ms | p99 ms | CPU µs/request | ratio to ceiling | errors |"
