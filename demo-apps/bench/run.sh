@@ -3,7 +3,9 @@
 # request of the same cheap POST (/shop/ping) without the agent, with it and no key, with a new key per request on the
 # embedded H2, PostgreSQL and MariaDB stores, and replays on PostgreSQL; beside them the databases' own ceiling for
 # the two statements of a keyed request (pgbench for PostgreSQL, a JDBC loop for MariaDB and for an H2 file of its
-# own); and start-up times.
+# own); the bar of issue 28, an idempotency filter written by hand (demo-apps/handwritten-filter-war: the same ping
+# behind a javax Filter with its own HikariCP pool and key table, no agent), with new keys on each database and
+# replays on PostgreSQL; and start-up times.
 # Servers with and without the agent run side by side and are measured in turn at every point, so a machine that
 # slows down during the run slows both. Writes results.md, results.tsv and results.png under RESULTS.
 #
@@ -14,9 +16,13 @@
 #   SERVER_WARMUP_SECONDS=20 load on each server once it is up, before the first point (JIT, pools, the store's table)
 #   ROUNDS=1                 repeat every point; the table shows the median of the rounds
 #   STARTUPS=3               start-ups measured per server kind, alternating without/with the agent
-#   SERIES=plain,agent-no-key,h2-ceiling,agent-h2,pgbench-ceiling,agent-pg,agent-pg-replay,mariadb-ceiling,agent-mariadb
+#   SERIES=plain,agent-no-key,h2-ceiling,handwritten-h2,agent-h2,pgbench-ceiling,handwritten-pg,agent-pg,
+#          handwritten-pg-replay,agent-pg-replay,mariadb-ceiling,handwritten-mariadb,agent-mariadb
 #   REPLAY_KEYS=1000         completed keys the replay series cycles through
-#   PG_HOST/PG_PORT/PG_DB/PG_USER, MARIADB_HOST/MARIADB_PORT/MARIADB_DB/MARIADB_USER, BENCH_TABLE=bench_agent_keys
+#   PG_HOST/PG_PORT/PG_DB/PG_USER, MARIADB_HOST/MARIADB_PORT/MARIADB_DB/MARIADB_USER, BENCH_TABLE=bench_agent_keys,
+#   HANDWRITTEN_TABLE=bench_handwritten_keys (the hand-written filter's table, beside the agent's),
+#   HANDWRITTEN_H2_SETTINGS (appended to its H2 URL; empty: H2's defaults, as a team would leave them, which write a
+#   commit to the file up to 500 ms late; ';WRITE_DELAY=0' writes each before the statement returns, as the agent does)
 #   SERVER_JAVA_OPTS=-Xmx512m, AGENT_OPTS (extra -Didempotency.* for every agent server), RESULTS, BASE_PORT=18480
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,12 +38,15 @@ WARMUP_SECONDS=${WARMUP_SECONDS:-2}
 SERVER_WARMUP_SECONDS=${SERVER_WARMUP_SECONDS:-20}
 ROUNDS=${ROUNDS:-1}
 STARTUPS=${STARTUPS:-3}
-ALL_SERIES=plain,agent-no-key,h2-ceiling,agent-h2,pgbench-ceiling,agent-pg,agent-pg-replay,mariadb-ceiling,agent-mariadb
+ALL_SERIES=plain,agent-no-key,h2-ceiling,handwritten-h2,agent-h2,pgbench-ceiling,handwritten-pg,agent-pg
+ALL_SERIES+=,handwritten-pg-replay,agent-pg-replay,mariadb-ceiling,handwritten-mariadb,agent-mariadb
 SERIES=${SERIES:-$ALL_SERIES}
 REPLAY_KEYS=${REPLAY_KEYS:-1000}
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_DB=${PG_DB:-test} PG_USER=${PG_USER:-postgres}
 MARIADB_HOST=${MARIADB_HOST:-127.0.0.1} MARIADB_PORT=${MARIADB_PORT:-3306} MARIADB_DB=${MARIADB_DB:-test} MARIADB_USER=${MARIADB_USER:-root}
 BENCH_TABLE=${BENCH_TABLE:-bench_agent_keys}
+HANDWRITTEN_TABLE=${HANDWRITTEN_TABLE:-bench_handwritten_keys}
+HANDWRITTEN_H2_SETTINGS=${HANDWRITTEN_H2_SETTINGS:-}
 SERVER_JAVA_OPTS=${SERVER_JAVA_OPTS:--Xmx512m}
 AGENT_OPTS=${AGENT_OPTS:-}
 RESULTS=${RESULTS:-$BENCH/results}
@@ -52,21 +61,35 @@ label() {
     agent-no-key) echo "agent, no key" ;;
     h2-ceiling) echo "ceiling: JDBC loop, H2" ;;
     agent-h2) echo "agent, new key, H2" ;;
+    handwritten-h2) echo "hand-written filter, new key, H2" ;;
     pgbench-ceiling) echo "ceiling: pgbench, PostgreSQL" ;;
     agent-pg) echo "agent, new key, PostgreSQL" ;;
     agent-pg-replay) echo "agent, replay, PostgreSQL" ;;
+    handwritten-pg) echo "hand-written filter, new key, PostgreSQL" ;;
+    handwritten-pg-replay) echo "hand-written filter, replay, PostgreSQL" ;;
     mariadb-ceiling) echo "ceiling: JDBC loop, MariaDB" ;;
     agent-mariadb) echo "agent, new key, MariaDB" ;;
+    handwritten-mariadb) echo "hand-written filter, new key, MariaDB" ;;
     *) echo "unknown series '$1' (known: $ALL_SERIES)" >&2; exit 2 ;;
   esac
 }
 # The ceiling a keyed series is compared with.
 ceiling_of() {
-  case $1 in agent-h2) echo h2-ceiling ;; agent-pg) echo pgbench-ceiling ;; agent-mariadb) echo mariadb-ceiling ;; *) echo "" ;; esac
+  case $1 in
+    agent-h2 | handwritten-h2) echo h2-ceiling ;; agent-pg | handwritten-pg) echo pgbench-ceiling ;;
+    agent-mariadb | handwritten-mariadb) echo mariadb-ceiling ;; *) echo "" ;;
+  esac
+}
+# The hand-written series an agent series is compared with, same request, same moment.
+handwritten_of() {
+  case $1 in agent-h2 | agent-pg | agent-pg-replay | agent-mariadb) echo "handwritten-${1#agent-}" ;; *) echo "" ;; esac
 }
 for s in ${SERIES//,/ }; do label "$s" >/dev/null; done
 wants() { [[ ",$SERIES," == *",$1,"* ]]; }
 wants_any() { local s; for s in "$@"; do wants "$s" && return 0; done; return 1; }
+uses_pg() { wants_any pgbench-ceiling agent-pg agent-pg-replay handwritten-pg handwritten-pg-replay; }
+uses_mariadb() { wants_any mariadb-ceiling agent-mariadb handwritten-mariadb; }
+uses_handwritten() { wants_any handwritten-h2 handwritten-pg handwritten-pg-replay handwritten-mariadb; }
 # A ceiling runs on the table its agent series created.
 if wants pgbench-ceiling && ! wants_any agent-pg agent-pg-replay; then echo "pgbench-ceiling needs agent-pg in SERIES" >&2; exit 2; fi
 if wants mariadb-ceiling && ! wants agent-mariadb; then echo "mariadb-ceiling needs agent-mariadb in SERIES" >&2; exit 2; fi
@@ -83,15 +106,15 @@ need() { # command, Debian package
 need wrk wrk
 need gnuplot gnuplot-nox
 need curl curl
-wants_any pgbench-ceiling agent-pg agent-pg-replay && { need psql postgresql-client; need pgbench postgresql-client; }
-wants_any mariadb-ceiling agent-mariadb && need mysql mariadb-client
+uses_pg && { need psql postgresql-client; need pgbench postgresql-client; }
+uses_mariadb && need mysql mariadb-client
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 
-if wants_any pgbench-ceiling agent-pg agent-pg-replay; then
+if uses_pg; then
   psql -q -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" "$PG_DB" -c 'SELECT 1' >/dev/null \
     || { echo "PostgreSQL at $PG_HOST:$PG_PORT is not reachable; leave its series out of SERIES" >&2; exit 1; }
 fi
-if wants_any mariadb-ceiling agent-mariadb; then
+if uses_mariadb; then
   mysql -h "$MARIADB_HOST" -P "$MARIADB_PORT" -u "$MARIADB_USER" "$MARIADB_DB" -e 'SELECT 1' >/dev/null \
     || { echo "MariaDB at $MARIADB_HOST:$MARIADB_PORT is not reachable; leave its series out of SERIES" >&2; exit 1; }
 fi
@@ -116,6 +139,11 @@ cp "$E2E/target/wars/payments-javax.war" "$WORK/payments-javax.war"
 WAR=$WORK/payments-javax.war
 cp "$ROOT/agent/target/idempotency-agent.jar" "$WORK/idempotency-agent.jar"
 AGENT_JAR=$WORK/idempotency-agent.jar
+HANDWRITTEN_WAR=$WORK/handwritten-filter.war
+if uses_handwritten; then
+  cp "$ROOT/demo-apps/handwritten-filter-war/target/handwritten-filter.war" "$HANDWRITTEN_WAR" \
+    || { echo "no hand-written filter WAR: build it (run without --no-build)" >&2; exit 1; }
+fi
 if wants_any mariadb-ceiling h2-ceiling; then
   # The JDBC ceiling is a store benchmark: the drivers, H2 and the store's schema code come with the store's classpath.
   ./mvnw -q -B -pl store test-compile
@@ -135,10 +163,11 @@ free_port() {
   NEXT_PORT=$((NEXT_PORT + 1))
 }
 
-# start_server NAME AGENT(0|1) [JVM option...]: a fresh CATALINA_BASE, then launch; sets STARTUP_MS (launch to the
-# first 200 from the application).
+# start_server NAME KIND(plain|agent|handwritten) [JVM option...]: a fresh CATALINA_BASE, then launch; sets STARTUP_MS
+# (launch to the first 200 from the application). plain and agent serve the payments WAR (agent: with the agent and
+# AGENT_OPTS), handwritten the hand-written filter's WAR; the options (-Dname=value) go to the agent or the filter.
 start_server() {
-  local name=$1 agent=$2; shift 2
+  local name=$1 kind=$2; shift 2
   local port base
   port=$(free_port)
   base=$WORK/$name
@@ -146,13 +175,23 @@ start_server() {
   mkdir -p "$base"/{logs,temp,work,webapps,home}
   cp -r "$TOMCAT/conf" "$base/conf"
   sed -i -e 's/port="8005"/port="-1"/' -e "s/port=\"8080\"/port=\"$port\" address=\"127.0.0.1\"/" "$base/conf/server.xml"
-  cp "$WAR" "$base/webapps/shop.war"
   local -a jvm=() extra=() server_opts=()
   read -r -a server_opts <<<"$SERVER_JAVA_OPTS"
-  if [[ $agent == 1 ]]; then
-    read -r -a extra <<<"$AGENT_OPTS"
-    jvm=("-javaagent:$AGENT_JAR" "$@" "${extra[@]}")
-  fi
+  case $kind in
+    plain) cp "$WAR" "$base/webapps/shop.war" ;;
+    agent)
+      cp "$WAR" "$base/webapps/shop.war"
+      read -r -a extra <<<"$AGENT_OPTS"
+      jvm=("-javaagent:$AGENT_JAR" "$@" "${extra[@]}")
+      ;;
+    handwritten)
+      cp "$HANDWRITTEN_WAR" "$base/webapps/shop.war"
+      # The filter's -D settings go to catalina.properties (Tomcat makes each a system property): catalina.sh evals
+      # CATALINA_OPTS, which would split an H2 URL at its ';'.
+      local option
+      for option in "$@"; do echo "${option#-D}" >>"$base/conf/catalina.properties"; done
+      ;;
+  esac
   local begin
   begin=$(date +%s%N)
   # As Tomcat is started in production (catalina.sh, which execs the JVM: $! is the server's pid), the agent in
@@ -186,11 +225,11 @@ stop_server() {
 }
 
 drop_tables() {
-  if wants_any pgbench-ceiling agent-pg agent-pg-replay; then
-    psql_bench -c "DROP TABLE IF EXISTS $BENCH_TABLE, ${BENCH_TABLE}_secret, ${BENCH_TABLE}_schema" 2>&1 | grep -v NOTICE || true
+  if uses_pg; then
+    psql_bench -c "DROP TABLE IF EXISTS $BENCH_TABLE, ${BENCH_TABLE}_secret, ${BENCH_TABLE}_schema, $HANDWRITTEN_TABLE" 2>&1 | grep -v NOTICE || true
   fi
-  if wants_any mariadb-ceiling agent-mariadb; then
-    mysql_bench -e "DROP TABLE IF EXISTS $BENCH_TABLE, ${BENCH_TABLE}_secret, ${BENCH_TABLE}_schema" || true
+  if uses_mariadb; then
+    mysql_bench -e "DROP TABLE IF EXISTS $BENCH_TABLE, ${BENCH_TABLE}_secret, ${BENCH_TABLE}_schema, $HANDWRITTEN_TABLE" || true
   fi
 }
 
@@ -257,8 +296,8 @@ jdbc_ceiling() { # url clients -> RESULT line
 # server and wrk mode of each HTTP series
 # Requests without a key go to an agent server of their own: on the H2 server its store's background work (H2's
 # writer and compaction of a file grown by the keyed series) counted in the CPU per request of the unkeyed points.
-server_of() { case $1 in plain) echo plain ;; agent-no-key) echo agent-idle ;; agent-h2) echo agent-h2 ;; agent-pg | agent-pg-replay) echo agent-pg ;; agent-mariadb) echo agent-mariadb ;; esac; }
-mode_of() { case $1 in plain | agent-no-key) echo plain ;; agent-pg-replay) echo replay ;; *) echo fresh ;; esac; }
+server_of() { case $1 in *-ceiling) echo "" ;; plain) echo plain ;; agent-no-key) echo agent-idle ;; *-pg-replay) echo "${1%-replay}" ;; *) echo "$1" ;; esac; }
+mode_of() { case $1 in plain | agent-no-key) echo plain ;; *-replay) echo replay ;; *) echo fresh ;; esac; }
 
 RUN_ID=$(date +%s)-$RANDOM
 RAW=$RESULTS/results.tsv
@@ -309,7 +348,7 @@ point() {
   awk -v OFS='\t' -v r="$round" -v s="$series" -v c="$c" -v k="$clients" -v n="$requests" -v d="$duration" \
     -v p50="$p50" -v p99="$p99" -v cpu="$cpu_us" -v e="$errors" -v u="$unexpected" \
     'BEGIN {print r, s, c, k, n, sprintf("%.2f", d / 1e6), sprintf("%.0f", d ? n / (d / 1e6) : 0), sprintf("%.2f", p50 / 1000), sprintf("%.2f", p99 / 1000), cpu, e, u}' >>"$RAW"
-  printf '    %-30s %4s conn  %8.0f req/s  p50 %6.2f ms  p99 %7.2f ms  cpu %5s us/req  errors %s  unexpected %s\n' \
+  printf '    %-42s %4s conn  %8.0f req/s  p50 %6.2f ms  p99 %7.2f ms  cpu %5s us/req  errors %s  unexpected %s\n' \
     "$(label "$series")" "$c" "$(awk -v n="$requests" -v d="$duration" 'BEGIN {print d ? n / (d / 1e6) : 0}')" \
     "$(awk -v x="$p50" 'BEGIN {print x / 1000}')" "$(awk -v x="$p99" 'BEGIN {print x / 1000}')" "$cpu_us" "$errors" "$unexpected" >&2
   if [[ $errors != 0 || $unexpected != 0 ]]; then
@@ -344,8 +383,13 @@ prewarm_replay_keys() { # server
 # --- the run -------------------------------------------------------------------------------------------------------
 read -r -a CONNS <<<"${CONNECTIONS//,/ }"
 read -r -a SERIES_LIST <<<"${SERIES//,/ }"
+needed_servers=()
+for series in "${SERIES_LIST[@]}"; do
+  server=$(server_of "$series")
+  [[ -n $server && " ${needed_servers[*]} " != *" $server "* ]] && needed_servers+=("$server")
+done
 points=$((${#CONNS[@]} * ${#SERIES_LIST[@]} * ROUNDS))
-estimate=$((points * (SECONDS_PER_POINT + WARMUP_SECONDS + 1) + 5 * (SERVER_WARMUP_SECONDS + 6) + STARTUPS * 12))
+estimate=$((points * (SECONDS_PER_POINT + WARMUP_SECONDS + 1) + ${#needed_servers[@]} * (SERVER_WARMUP_SECONDS + 6) + STARTUPS * 12))
 log "$points points of ${SECONDS_PER_POINT}+${WARMUP_SECONDS} s, about $((estimate / 60 + 1)) min in all; results in $RESULTS"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 drop_tables
@@ -353,27 +397,27 @@ drop_tables
 # Start-up: launch to first answer, without and with the agent in turn (embedded H2 store, nothing configured).
 declare -a STARTUP_PLAIN=() STARTUP_AGENT=()
 for ((i = 1; i <= STARTUPS; i++)); do
-  start_server "startup-plain-$i" 0
+  start_server "startup-plain-$i" plain
   STARTUP_PLAIN+=("$STARTUP_MS")
   stop_server "startup-plain-$i"
-  start_server "startup-agent-$i" 1
+  start_server "startup-agent-$i" agent
   STARTUP_AGENT+=("$STARTUP_MS")
   stop_server "startup-agent-$i"
   log "start-up $i: without agent ${STARTUP_PLAIN[-1]} ms, with agent ${STARTUP_AGENT[-1]} ms"
 done
 
-needed_servers=()
-wants plain && needed_servers+=(plain)
-wants agent-no-key && needed_servers+=(agent-idle)
-wants agent-h2 && needed_servers+=(agent-h2)
-wants_any agent-pg agent-pg-replay && needed_servers+=(agent-pg)
-wants agent-mariadb && needed_servers+=(agent-mariadb)
+# (needed_servers: above, from SERIES)
 for server in "${needed_servers[@]}"; do
   case $server in
-    plain) start_server plain 0 ;;
-    agent-idle | agent-h2) start_server "$server" 1 ;;
-    agent-pg) start_server agent-pg 1 "-Didempotency.store.url=$PG_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
-    agent-mariadb) start_server agent-mariadb 1 "-Didempotency.store.url=$MARIADB_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
+    plain) start_server plain plain ;;
+    agent-idle | agent-h2) start_server "$server" agent ;;
+    agent-pg) start_server agent-pg agent "-Didempotency.store.url=$PG_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
+    agent-mariadb) start_server agent-mariadb agent "-Didempotency.store.url=$MARIADB_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
+    # H2: the WAR's own default URL, a file under the server's user.home (as the agent's H2 store).
+    handwritten-h2) start_server handwritten-h2 handwritten \
+      "-Dhandwritten.idempotency.url=jdbc:h2:file:~/handwritten-idempotency/keys;DB_CLOSE_ON_EXIT=FALSE$HANDWRITTEN_H2_SETTINGS" ;;
+    handwritten-pg) start_server handwritten-pg handwritten "-Dhandwritten.idempotency.url=$PG_URL" "-Dhandwritten.idempotency.table=$HANDWRITTEN_TABLE" ;;
+    handwritten-mariadb) start_server handwritten-mariadb handwritten "-Dhandwritten.idempotency.url=$MARIADB_URL" "-Dhandwritten.idempotency.table=$HANDWRITTEN_TABLE" ;;
   esac
   log "$server on port ${PORT[$server]} (pid ${PID[$server]}), up in $STARTUP_MS ms"
   [[ $server == plain ]] || check_protected "$server"
@@ -383,6 +427,7 @@ for server in "${needed_servers[@]}"; do
   run_wrk "${PORT[$server]}" "$mode" "$RUN_ID-$server-warm" 8 "$SERVER_WARMUP_SECONDS" >/dev/null
 done
 if wants agent-pg-replay; then prewarm_replay_keys agent-pg; fi
+if wants handwritten-pg-replay; then prewarm_replay_keys handwritten-pg; fi
 if wants pgbench-ceiling; then
   # The store benchmark's statements, on the agent's own table (the same indexes and rows).
   sed "s/idempotency_bench/$BENCH_TABLE/g" store/bench/reserve-complete.pgbench.sql >"$WORK/ceiling.pgbench.sql"
@@ -412,14 +457,16 @@ sum() { awk -F'\t' -v s="$1" -v c="$2" -v col="$3" 'NR > 1 && $2 == s && $3 == c
 median_list() { printf '%s\n' "$@" | median; }
 
 REPORT=$RESULTS/results.md
+handwritten_h2="H2's defaults: commits written to the file up to 500 ms late, where the agent writes each before it returns"
+[[ -n $HANDWRITTEN_H2_SETTINGS ]] && handwritten_h2="\`$HANDWRITTEN_H2_SETTINGS\`"
 {
   echo "# Agent performance on a stock Tomcat 9"
   echo
   echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores ($(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)), $(($(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024)) MiB;" \
     "load average $LOAD_BEFORE before, $LOAD_AFTER after; $("$JAVA" -version 2>&1 | head -n 1); $(basename "$TOMCAT");" \
     "agent jar sha256 $(sha256sum "$AGENT_JAR" | cut -c1-12), git $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- agent store 2>/dev/null || echo ' with uncommitted changes to agent/ or store/')."
-  wants_any pgbench-ceiling agent-pg agent-pg-replay && echo "PostgreSQL $(psql_bench -At -c 'SHOW server_version')."
-  wants_any mariadb-ceiling agent-mariadb && echo "MariaDB $(mysql_bench -N -e 'SELECT VERSION()')."
+  uses_pg && echo "PostgreSQL $(psql_bench -At -c 'SHOW server_version')."
+  uses_mariadb && echo "MariaDB $(mysql_bench -N -e 'SELECT VERSION()')."
   echo
   echo "Every request is \`POST /shop/ping\` (the payments WAR's cheapest servlet) with a ${#BODY}-byte JSON body;" \
     "wrk $(wrk -v 2>&1 | awk 'NR == 1 {print $2}') on the same machine with min(connections, 2) threads and Tomcat's stock connector" \
@@ -431,7 +478,11 @@ REPORT=$RESULTS/results.md
     "store's schema code and opened with the store's engine settings); its ratio column is the keyed" \
     "series' throughput divided by the ceiling's. The agent reaches the database through its pool (\`idempotency.store.pool-size\`," \
     "default 10), so above 10 connections it holds fewer database sessions than the ceiling, whose own contention can then" \
-    "put it below the agent. Errors: socket errors and non-2xx answers (wrk), failed transactions" \
+    "put it below the agent. The hand-written filter (\`demo-apps/handwritten-filter-war\`, no agent) serves the same ping" \
+    "class behind a javax Filter: a HikariCP pool of 10, a SHA-256 fingerprint of method, URI, query and body, one INSERT" \
+    "(PostgreSQL ON CONFLICT DO NOTHING, MariaDB INSERT IGNORE, H2 a caught duplicate key) and one UPDATE of the answer, both in" \
+    "autocommit, per new key; an INSERT and a SELECT per replay; on a table of its own (\`$HANDWRITTEN_TABLE\`; H2: a file under" \
+    "its server's user.home, with $handwritten_h2). Errors: socket errors and non-2xx answers (wrk), failed transactions" \
     "(ceilings), and keyed answers that were not 200 or not replayed exactly when they should be."
   echo
   echo "| series | connections | req/s | p50 ms | p99 ms | CPU µs/request | ratio to ceiling | errors |"
@@ -465,6 +516,29 @@ REPORT=$RESULTS/results.md
         'BEGIN {printf "| %s | %.2f | %s |\n", c, b ? a / b : 0, cb ? sprintf("%.2f", ca / cb) : "-"}'
     done
   fi
+  pairs=()
+  for series in "${SERIES_LIST[@]}"; do
+    handwritten=$(handwritten_of "$series")
+    [[ -n $handwritten ]] && wants "$handwritten" && pairs+=("$series")
+  done
+  if ((${#pairs[@]} > 0)); then
+    echo
+    echo "Agent against the hand-written filter (same request, same moment): above 1 in req/s the agent serves more; below 1 in" \
+      "CPU per request it spends less, in p99 it answers sooner."
+    echo
+    echo "| agent series | connections | req/s ratio | CPU/request ratio | p99 ratio |"
+    echo "|---|---:|---:|---:|---:|"
+    for series in "${pairs[@]}"; do
+      handwritten=$(handwritten_of "$series")
+      for c in "${CONNS[@]}"; do
+        awk -v s="$(label "$series")" -v c="$c" \
+          -v a="$(value "$series" "$c" 7)" -v b="$(value "$handwritten" "$c" 7)" \
+          -v ca="$(value "$series" "$c" 10)" -v cb="$(value "$handwritten" "$c" 10)" \
+          -v pa="$(value "$series" "$c" 9)" -v pb="$(value "$handwritten" "$c" 9)" \
+          'BEGIN {printf "| %s | %s | %s | %s | %s |\n", s, c, b ? sprintf("%.2f", a / b) : "-", cb ? sprintf("%.2f", ca / cb) : "-", pb ? sprintf("%.2f", pa / pb) : "-"}'
+      done
+    done
+  fi
   echo
   echo "Start-up, launch to the first 200 from the application (median of $STARTUPS, alternating; embedded H2 store):"
   echo
@@ -483,6 +557,9 @@ REPORT=$RESULTS/results.md
     count=$( [[ -z $problems ]] && echo 0 || wc -l <<<"$problems")
     [[ $name == startup-* && $count == 0 ]] && continue
     h2_file=${BASE[$name]}/home/.idempotency-agent/store.mv.db
+    if [[ $name == handwritten-* ]]; then
+      started="no agent, hand-written filter" h2_file=${BASE[$name]}/home/handwritten-idempotency/keys.mv.db
+    fi
     h2_size=
     [[ $name != startup-* && -e $h2_file ]] && h2_size="; H2 store file $(($(stat -c %s "$h2_file") / 1048576)) MiB at the end"
     echo "- $name: ${started:-no agent}; $count line(s) with SEVERE, ERROR, WARN or Exception$h2_size"
@@ -492,12 +569,17 @@ REPORT=$RESULTS/results.md
   done
   # Every statement of a keyed request finds its row by key: a sequential scan that reads rows means a plan went wrong
   # (as the batched reservation's did on a new table until 2026-11-27).
-  if wants_any agent-pg agent-pg-replay; then
+  # HOT updates (no index touched by the completion) are the share issue 28 compares between agent and filter.
+  pg_tables=()
+  wants_any agent-pg agent-pg-replay && pg_tables+=("$BENCH_TABLE:the agent's, the ceiling's statements included")
+  wants_any handwritten-pg handwritten-pg-replay && pg_tables+=("$HANDWRITTEN_TABLE:the hand-written filter's")
+  for entry in "${pg_tables[@]}"; do
     echo
-    echo "PostgreSQL key table \`$BENCH_TABLE\` at the end (\`pg_stat_user_tables\`, the ceiling's statements included):" \
+    echo "PostgreSQL key table \`${entry%%:*}\` at the end (\`pg_stat_user_tables\`, ${entry#*:}):" \
       "$(psql_bench -At -c "SELECT seq_scan || ' sequential scans reading ' || seq_tup_read || ' rows, ' || idx_scan
-        || ' index scans, ' || n_live_tup || ' live rows' FROM pg_stat_user_tables WHERE relid = '$BENCH_TABLE'::regclass")."
-  fi
+        || ' index scans, ' || n_live_tup || ' live rows, ' || n_tup_upd || ' updates of which ' || n_tup_hot_upd || ' HOT'
+        FROM pg_stat_user_tables WHERE relid = '${entry%%:*}'::regclass")."
+  done
 } >"$REPORT"
 
 # --- chart ---------------------------------------------------------------------------------------------------------
@@ -507,12 +589,14 @@ for series in "${SERIES_LIST[@]}"; do
   for c in "${CONNS[@]}"; do echo "$c $(value "$series" "$c" 7)"; done >"$data"
   # A ceiling is drawn dashed in the colour of the series it bounds.
   case $series in
-    plain) color='#404040' ;; agent-no-key) color='#2ca02c' ;; agent-h2 | h2-ceiling) color='#1f77b4' ;;
-    agent-pg | pgbench-ceiling) color='#ff7f0e' ;; agent-pg-replay) color='#9467bd' ;;
-    agent-mariadb | mariadb-ceiling) color='#d62728' ;;
+    plain) color='#404040' ;; agent-no-key) color='#2ca02c' ;; *-h2 | h2-ceiling) color='#1f77b4' ;;
+    agent-pg | handwritten-pg | pgbench-ceiling) color='#ff7f0e' ;; *-pg-replay) color='#9467bd' ;;
+    *-mariadb | mariadb-ceiling) color='#d62728' ;;
   esac
   style="linespoints lw 2 pt 7 lc rgb '$color'"
   [[ $series == *ceiling ]] && style="linespoints lw 2 dt 2 pt 6 lc rgb '$color'"
+  # The hand-written filter: dotted, open squares, in the colour of the agent series it is the bar for.
+  [[ $series == handwritten-* ]] && style="linespoints lw 2 dt 3 pt 4 lc rgb '$color'"
   plots+=("'$data' using 1:2 with $style title '$(label "$series")'")
 done
 terminal="pngcairo size 1200,750 font 'sans,11'"
@@ -521,7 +605,7 @@ xtics=$(printf '%s,' "${CONNS[@]}")
 gnuplot <<EOF
 set terminal $terminal
 set output '$RESULTS/results.png'
-set title "POST /shop/ping on Tomcat 9, $(nproc) cores, ${SECONDS_PER_POINT} s per point, $(date -u '+%Y-%m-%d') (ceilings dashed)"
+set title "POST /shop/ping on Tomcat 9, $(nproc) cores, ${SECONDS_PER_POINT} s per point, $(date -u '+%Y-%m-%d') (ceilings dashed, hand-written filter dotted)"
 set xlabel 'connections (ceilings: clients)'
 set ylabel 'requests per second'
 set logscale x 2
