@@ -33,7 +33,15 @@ final class ErrorPageExchange implements ServletExchange, ResponseCapture, Bound
     /** The page itself called sendError or sendRedirect: the container makes that, and nothing is recorded. */
     private String[] call;
 
+    /** Set once any keyed request awaits its error page: from then on an error dispatch of another method is looked at. */
+    private static volatile boolean everAwaited;
+
+    static boolean everAwaited() {
+        return everAwaited;
+    }
+
     ErrorPageExchange(ServletAccessor http, Admission admission, long maxResponseBytes, MemoryBudget memory) {
+        if (!everAwaited) everAwaited = true;
         this.http = http;
         this.admission = admission;
         this.maxResponseBytes = maxResponseBytes;

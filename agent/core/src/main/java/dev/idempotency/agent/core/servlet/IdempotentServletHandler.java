@@ -70,6 +70,8 @@ public final class IdempotentServletHandler implements ServletHandler {
         boolean handledMethod = config.methods.contains(method);
         String keyField = handledMethod ? http.header(request, config.header) : null;
         if (!handledMethod || (keyField == null && config.required.paths().isEmpty())) {
+            // Servlet 6.1 dispatches to an error page as GET: only once the agent has ever waited for one is it looked for
+            if (!handledMethod && ErrorPageExchange.everAwaited() && http.isErrorDispatch(request)) return errorPage(http, request, response);
             // A request taken earlier may since show another method or hide its key behind a wrapper (Spring's
             // HiddenHttpMethodFilter): it is still decided where it reaches a servlet. The container's own request,
             // unwrapped, costs one instanceof here.
