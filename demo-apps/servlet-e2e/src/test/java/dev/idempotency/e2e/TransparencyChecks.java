@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * {@code /answers}, the keyed response equals the unkeyed response to the same request (status, every header but those
  * each exchange makes anew, body), and its retry is a replay of it that does not run the application again. The kinds
  * are those that leave part of the response to the container: a locale, errors without a body, error pages of the
- * application's own (by status and by exception) and a relative redirect.
+ * application's own (by status and by exception), a relative redirect and a cookie.
  */
 interface TransparencyChecks {
     /** Framing and per-exchange headers; the bodies are compared byte for byte instead. */
@@ -28,7 +28,7 @@ interface TransparencyChecks {
     Client client();
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"locale", "charset", "error", "error-message", "error-page-status", "redirect"})
+    @ValueSource(strings = {"locale", "charset", "error", "error-message", "error-page-status", "redirect", "cookie"})
     default void theFirstKeyedAnswerIsTheUnkeyedOneAndItsRetryReplaysIt(String answer) throws Exception {
         HttpResponse<byte[]> unkeyed = answer(answer, null);
         long before = client().count("answer");
@@ -53,7 +53,9 @@ interface TransparencyChecks {
     }
 
     private HttpResponse<byte[]> answer(String answer, String key) throws Exception {
+        // with a credential, so the key's scope is the client's own, where replays carry the cookies a response sets
         HttpRequest.Builder request = client().request("/answers?case=" + answer).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer transparency")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"for\":\"" + answer + "\"}"));
         if (key != null) request.header("Idempotency-Key", key);
         return client().send(request);

@@ -51,6 +51,14 @@ public class AnswersServlet extends HttpServlet {
                 return;
             case "error-page-exception":
                 throw new Refused("refused by the application");
+            case "cookie": // a preference, set the servlet way
+                javax.servlet.http.Cookie theme = new javax.servlet.http.Cookie("theme", "dark");
+                theme.setPath("/shop");
+                theme.setHttpOnly(true);
+                resp.addCookie(theme);
+                resp.setContentType("text/plain");
+                resp.getWriter().print("cookie set");
+                return;
             case "session": // a JSP or an action framework creates one by default
                 req.getSession(true).setAttribute("answered", Boolean.TRUE);
                 resp.setContentType("text/plain");

@@ -11,6 +11,12 @@ import java.util.List;
  */
 public interface ServletAccessor {
 
+    /**
+     * Marks, among {@link #responseHeaders}, a cookie the application added that the container writes only at commit;
+     * its value is the cookie in Set-Cookie form. A replay adds it again with {@link #addCookie}.
+     */
+    String ADDED_COOKIE = "X-Idempotency-Agent-Added-Cookie";
+
     // ---- request
 
     String method(Object request);
@@ -101,6 +107,9 @@ public interface ServletAccessor {
     List<String[]> responseHeaders(Object response);
 
     void setStatus(Object response, int status);
+
+    /** Adds a cookie recorded under {@link #ADDED_COOKIE}, for the container to write in its own form. */
+    void addCookie(Object response, String recorded);
 
     void setHeader(Object response, String name, String value);
 

@@ -1,5 +1,7 @@
 package dev.idempotency.agent.core.gate;
 
+import dev.idempotency.agent.bootstrap.bridge.ServletAccessor;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -49,11 +51,15 @@ public final class ContainerRendered {
         return marker[1].startsWith("clear;");
     }
 
-    /** For a runtime that answers without the container (JAX-RS): the status, with the redirect's Location as given. */
+    /**
+     * For a runtime that answers without the container (JAX-RS): the status, with the redirect's Location as given and
+     * an added cookie as its Set-Cookie.
+     */
     public static List<String[]> withoutMarkers(List<String[]> headers) {
         List<String[]> plain = new ArrayList<>(headers.size());
         for (String[] header : headers) {
             if (REDIRECT.equalsIgnoreCase(header[0])) plain.add(new String[] {"Location", redirectLocation(header)});
+            else if (ServletAccessor.ADDED_COOKIE.equalsIgnoreCase(header[0])) plain.add(new String[] {"Set-Cookie", header[1]});
             else if (!isMarker(header[0])) plain.add(header);
         }
         return plain;

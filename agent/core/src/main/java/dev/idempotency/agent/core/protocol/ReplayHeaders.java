@@ -17,8 +17,10 @@ public final class ReplayHeaders {
     private ReplayHeaders() {
     }
 
+    /** A cookie, as a header or as one the application added that the container writes only at commit. */
     public static boolean setsCookie(String name) {
-        return name.equalsIgnoreCase("Set-Cookie") || name.equalsIgnoreCase("Set-Cookie2");
+        return name.equalsIgnoreCase("Set-Cookie") || name.equalsIgnoreCase("Set-Cookie2")
+                || name.equalsIgnoreCase(dev.idempotency.agent.bootstrap.bridge.ServletAccessor.ADDED_COOKIE);
     }
 
     public static boolean kept(String name) {

@@ -4,10 +4,14 @@ import dev.idempotency.agent.bootstrap.bridge.ServletAccessor;
 import dev.idempotency.agent.core.gate.ContainerRendered;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Sends a recorded answer: its status, headers and body, or the container's rendering of a recorded call. */
+/**
+ * Sends a recorded answer: its status, headers and body, or the container's rendering of a recorded call; cookies the
+ * application added are added again, for the container to write as it did the first time.
+ */
 final class AnswerSender {
     private AnswerSender() {
     }
@@ -15,17 +19,27 @@ final class AnswerSender {
     static void send(ServletAccessor http, Object response, int status, List<String[]> headers, byte[] body,
                      boolean keepEarlierHeaders) throws IOException {
         String[] call = null;
+        List<String> cookies = new ArrayList<>(0);
         List<String[]> sent = new ArrayList<>(headers.size());
         for (String[] header : headers) {
             if (ContainerRendered.isMarker(header[0])) call = header;
+            else if (ServletAccessor.ADDED_COOKIE.equalsIgnoreCase(header[0])) cookies.add(header[1]);
             else sent.add(header);
         }
-        if (call == null) {
+        if (call == null && cookies.isEmpty()) {
             http.send(response, status, sent, body, keepEarlierHeaders);
             return;
         }
         http.setHead(response, status, sent, keepEarlierHeaders);
-        render(http, response, status, call, body);
+        for (String cookie : cookies) http.addCookie(response, cookie); // the container writes it in its own form
+        if (call != null) {
+            render(http, response, status, call, body);
+            return;
+        }
+        http.setContentLength(response, body.length);
+        OutputStream out = http.outputStream(response);
+        out.write(body);
+        out.flush();
     }
 
     /**

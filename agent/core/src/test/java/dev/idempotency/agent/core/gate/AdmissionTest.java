@@ -146,7 +146,8 @@ class AdmissionTest {
     }
 
     private static final java.util.List<String[]> SETS_SESSION = java.util.Arrays.asList(
-            new String[] {"Content-Type", "text/plain"}, new String[] {"Set-Cookie", "JSESSIONID=S1; Path=/; HttpOnly"});
+            new String[] {"Content-Type", "text/plain"}, new String[] {"Set-Cookie", "JSESSIONID=S1; Path=/; HttpOnly"},
+            new String[] {dev.idempotency.agent.bootstrap.bridge.ServletAccessor.ADDED_COOKIE, "theme=dark; Path=/"});
 
     private Admission anonymous(IdempotencyStore store, String key) {
         dev.idempotency.agent.core.protocol.TenantScope tenants = new dev.idempotency.agent.core.protocol.TenantScope(config.tenant,
@@ -165,13 +166,15 @@ class AdmissionTest {
         assertEquals(Admission.Conclusion.RECORDED, admission.conclude(200, SETS_SESSION, BODY));
         Reservation withoutCookie = store.reserve("anonymous", "session", "fp");
         assertEquals(Reservation.Outcome.REPLAY, withoutCookie.outcome());
-        assertTrue(withoutCookie.response().headers().stream().noneMatch(h -> h.name().equals("Set-Cookie")),
-                "the anonymous scope keeps no cookie");
+        assertTrue(withoutCookie.response().headers().stream().noneMatch(h -> dev.idempotency.agent.core.protocol.ReplayHeaders.setsCookie(h.name())),
+                "the anonymous scope keeps no cookie, neither a header nor one the application added");
         Reservation retry = store.reserve(new dev.idempotency.agent.core.protocol.TenantScope(config.tenant,
                 () -> "secret".getBytes(java.nio.charset.StandardCharsets.UTF_8)).scopeOf(
                 new dev.idempotency.agent.core.protocol.Credentials(null, null).add("cookie", "JSESSIONID", "S1")), "session", "fp");
         assertEquals(Reservation.Outcome.REPLAY, retry.outcome(), "a retry with the session's cookie is a replay");
         assertTrue(retry.response().headers().stream().anyMatch(h -> h.name().equals("Set-Cookie")), "with the cookie, in its own scope");
+        assertTrue(retry.response().headers().stream().anyMatch(h -> h.name().equals(dev.idempotency.agent.bootstrap.bridge.ServletAccessor.ADDED_COOKIE)),
+                "and the cookie the application added");
     }
 
     @Test

@@ -20,6 +20,13 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     private boolean usingStream;
     private PrintWriter writer;
     private boolean errorSent;
+    /** The cookies the application added, which some containers (Undertow, Liberty) write only at commit. */
+    private final java.util.List<javax.servlet.http.Cookie> addedCookies = new java.util.ArrayList<>(0);
+
+    java.util.List<javax.servlet.http.Cookie> addedCookies() {
+        return addedCookies;
+    }
+
     /** The locale the application set, which some containers (Tomcat) write as Content-Language only at commit. */
     private java.util.Locale explicitLocale;
     /** Non-null once the container ended the request: status and headers stop reaching the container's response. */
@@ -230,7 +237,11 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
     @Override
     public void addCookie(javax.servlet.http.Cookie cookie) {
-        if (detached == null) super.addCookie(cookie);
+        if (detached == null) {
+            super.addCookie(cookie);
+            addedCookies.add(cookie);
+            return;
+        }
         else addHeader("Set-Cookie", cookie.getName() + "=" + cookie.getValue());
     }
 

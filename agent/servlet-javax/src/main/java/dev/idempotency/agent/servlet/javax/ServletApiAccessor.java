@@ -171,6 +171,7 @@ public final class ServletApiAccessor implements ServletAccessor {
             for (String value : values) headers.add(new String[] {name, value});
         }
         if (!contentTypeListed && r.getContentType() != null) headers.add(new String[] {"Content-Type", r.getContentType()});
+        if (r instanceof CapturingResponse) recordAddedCookies((CapturingResponse) r, headers);
         java.util.Locale locale = r instanceof CapturingResponse ? ((CapturingResponse) r).explicitLocale() : null;
         if (locale != null && !contentLanguageListed) {
             // Tomcat keeps a locale in a field and writes it at commit, in this form; other containers list the header
@@ -179,7 +180,23 @@ public final class ServletApiAccessor implements ServletAccessor {
         return headers;
     }
 
+    /** Cookies the application added that the container does not list among the headers yet (it writes them at commit). */
+    private static void recordAddedCookies(CapturingResponse r, List<String[]> headers) {
+        for (Cookie cookie : r.addedCookies()) {
+            boolean listed = false;
+            for (String[] header : headers) {
+                listed |= header[0].equalsIgnoreCase("Set-Cookie") && header[1].startsWith(cookie.getName() + "=");
+            }
+            if (!listed) headers.add(new String[] {ADDED_COOKIE, CookieForm.write(cookie)});
+        }
+    }
+
     @Override public void setStatus(Object response, int status) { ((HttpServletResponse) response).setStatus(status); }
+
+    @Override
+    public void addCookie(Object response, String recorded) {
+        ((HttpServletResponse) response).addCookie(CookieForm.read(recorded));
+    }
 
     @Override public void setHeader(Object response, String name, String value) { ((HttpServletResponse) response).setHeader(name, value); }
 
