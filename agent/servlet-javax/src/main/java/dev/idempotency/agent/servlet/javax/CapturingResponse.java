@@ -240,9 +240,9 @@ final class CapturingResponse extends HttpServletResponseWrapper {
         if (detached == null) {
             super.addCookie(cookie);
             addedCookies.add(cookie);
-            return;
+        } else {
+            addHeader("Set-Cookie", cookie.getName() + "=" + cookie.getValue());
         }
-        else addHeader("Set-Cookie", cookie.getName() + "=" + cookie.getValue());
     }
 
     @Override
