@@ -9,9 +9,9 @@ import java.util.List;
  * An answer the application left to its container: {@code sendError} (the container's error page, or the
  * application's own mapped in web.xml) and {@code sendRedirect} (the container makes the Location: relative, from the
  * server's root or absolute, by its own settings). Recorded as the call, in a marker header that no client sees, and
- * made by the container again on the first response and on every replay, so that each is what a client without a key
- * gets from that server. An error page is therefore rendered again for each replay (it must not have side effects,
- * as error pages never should).
+ * made by the container on the first response and on replays, so that each is what a client without a key gets from
+ * that server. An error page the container dispatches to replaces the call once rendered (ErrorPageExchange); one it
+ * writes itself is rendered again for each replay.
  */
 public final class ContainerRendered {
     /** Marks a recorded sendError; the value is "" for no message, else "=" and the message. */

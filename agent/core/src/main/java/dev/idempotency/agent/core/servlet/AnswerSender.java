@@ -36,6 +36,11 @@ final class AnswerSender {
             render(http, response, status, call, body);
             return;
         }
+        writeBody(http, response, body);
+    }
+
+    /** A body whose status and headers are set already, with its Content-Length. */
+    static void writeBody(ServletAccessor http, Object response, byte[] body) throws IOException {
         http.setContentLength(response, body.length);
         OutputStream out = http.outputStream(response);
         out.write(body);

@@ -73,10 +73,7 @@ final class ErrorPageExchange implements ServletExchange, ResponseCapture, Bound
             }
             byte[] page = body.bytes();
             admission.recordErrorPage(status, http.responseHeaders(capturing), page);
-            http.setContentLength(response, page.length);
-            OutputStream out = http.outputStream(response);
-            out.write(page);
-            out.flush();
+            AnswerSender.writeBody(http, response, page);
         } catch (IOException | RuntimeException e) {
             AgentLog.debug(admission.description() + ": could not send the error page (" + e + "); replays render it again");
         } finally {

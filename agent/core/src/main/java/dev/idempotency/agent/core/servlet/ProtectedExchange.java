@@ -351,10 +351,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
                 AnswerSender.render(http, originalResponse, status, call, bytes);
                 return;
             }
-            http.setContentLength(originalResponse, bytes.length);
-            OutputStream out = http.outputStream(originalResponse);
-            out.write(bytes);
-            out.flush();
+            AnswerSender.writeBody(http, originalResponse, bytes);
         } catch (IOException | RuntimeException e) {
             AgentLog.debug(description + ": could not send the " + status + " response (" + e + "); if it was recorded, a retry gets it");
         }

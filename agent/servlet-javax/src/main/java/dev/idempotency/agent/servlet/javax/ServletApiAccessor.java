@@ -238,7 +238,7 @@ public final class ServletApiAccessor implements ServletAccessor {
             r.sendRedirect(location);
             return;
         }
-        java.lang.reflect.Method servlet61 = servlet61Redirect();
+        java.lang.reflect.Method servlet61 = SERVLET61_REDIRECT;
         if (servlet61 == null) {
             r.sendRedirect(location);
             return;
@@ -254,7 +254,9 @@ public final class ServletApiAccessor implements ServletAccessor {
         }
     }
 
-    /** Servlet 6.1's sendRedirect(String, int, boolean), where the container's response has it. */
+    /** Servlet 6.1's sendRedirect(String, int, boolean), where the container's servlet API has it; else null. */
+    private static final java.lang.reflect.Method SERVLET61_REDIRECT = servlet61Redirect();
+
     private static java.lang.reflect.Method servlet61Redirect() {
         try {
             return HttpServletResponse.class.getMethod("sendRedirect", String.class, int.class, boolean.class);
