@@ -911,6 +911,65 @@ abstract class IdempotencyStoreContract {
         assertTrue(store.find("t", "k").isPresent());
     }
 
+    // ---- the sweep reads only leases that ran out since it last looked; the purge catches the rest
+
+    @Test
+    void aSweepLooksBackToThePreviousSweepAndThePurgeTakesAnAbandonedKeyOnceItsTtlIsOver() {
+        JdbcIdempotencyStore store = open(settings().lease(Duration.ofMinutes(5)));
+        store.reserve("t", "abandoned-recently", "fp");
+        store.reserve("t", "abandoned-long-ago", "fp");
+        // Leases that ran out while no node swept: ten minutes ago, inside the first sweep's look-back, and two hours
+        // ago, beyond it.
+        setTimestamp("t", "abandoned-recently", "lease_expires_at", -600);
+        setTimestamp("t", "abandoned-long-ago", "lease_expires_at", -2 * 3600);
+        assertEquals(1, store.sweepExpiredLeases(), "the first sweep looks back an hour");
+        assertEquals(KeyStatus.UNKNOWN, store.find("t", "abandoned-recently").get().status());
+        assertEquals(KeyStatus.IN_FLIGHT, store.find("t", "abandoned-long-ago").get().status());
+        // A lease that ran out a minute before this sweep but after the previous one started is inside the next look-back
+        // (the previous start, less a margin); one that ran out ten minutes before is not read again.
+        store.reserve("t", "abandoned-since", "fp");
+        setTimestamp("t", "abandoned-since", "lease_expires_at", -1);
+        store.reserve("t", "seen-before", "fp");
+        setTimestamp("t", "seen-before", "lease_expires_at", -600);
+        assertEquals(1, store.sweepExpiredLeases());
+        assertEquals(KeyStatus.UNKNOWN, store.find("t", "abandoned-since").get().status());
+        assertEquals(KeyStatus.IN_FLIGHT, store.find("t", "seen-before").get().status());
+        // Nothing stays in flight for ever: once its ttl is over, the purge makes it unknown (kept for the retention).
+        setTimestamp("t", "abandoned-long-ago", "expires_at", -60);
+        store.purgeExpired();
+        KeyRecord caught = store.find("t", "abandoned-long-ago").get();
+        assertEquals(KeyStatus.UNKNOWN, caught.status());
+        assertFalse(caught.leaseExpiresAt().isPresent(), caught.toString());
+        assertEquals(KeyStatus.IN_FLIGHT, store.find("t", "seen-before").get().status(), "its ttl is not over");
+    }
+
+    @Test
+    void underRetryThePurgeReleasesAnAbandonedKeyWhoseTtlIsOverAndThenForgetsIt() {
+        JdbcIdempotencyStore store = open(settings().lease(Duration.ofMinutes(5)).expiredLeasePolicy(ExpiredLeasePolicy.RETRY));
+        store.reserve("t", "abandoned", "fp");
+        setTimestamp("t", "abandoned", "lease_expires_at", -2 * 3600);
+        setTimestamp("t", "abandoned", "expires_at", -60);
+        assertEquals(0, store.sweepExpiredLeases(), "beyond the first sweep's look-back");
+        store.purgeExpired();
+        // Released, then purged as any expired retryable key (with time partitions: when its partition goes).
+        store.find("t", "abandoned").ifPresent(k -> assertEquals(KeyStatus.RETRYABLE, k.status()));
+        assertEquals(Outcome.ACQUIRED, store.reserve("t", "abandoned", "another fp").outcome(), "an expired key is new");
+    }
+
+    @Test
+    void aCompletedKeyShowsNoLease() {
+        JdbcIdempotencyStore store = store();
+        Reservation r = store.reserve("t", "done", "fp");
+        assertTrue(store.find("t", "done").get().leaseExpiresAt().isPresent(), "a key in flight has its lease");
+        assertTrue(store.complete(r.token(), response(201, "made")));
+        assertFalse(store.find("t", "done").get().leaseExpiresAt().isPresent());
+        assertFalse(store.list(KeyStatus.COMPLETED, 10).get(0).leaseExpiresAt().isPresent());
+        assertEquals(0, store.sweepExpiredLeases(), "its lease, left as it was, runs out: still not swept");
+        setTimestamp("t", "done", "lease_expires_at", -60);
+        assertEquals(0, store.sweepExpiredLeases());
+        assertEquals(KeyStatus.COMPLETED, store.find("t", "done").get().status());
+    }
+
     // ---- unknown keys are not kept forever
 
     @Test

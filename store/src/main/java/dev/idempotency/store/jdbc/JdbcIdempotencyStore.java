@@ -29,6 +29,7 @@ import java.sql.Statement;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -82,6 +83,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /** Whether the effect table exists to be purged (under {@link ExpiredLeasePolicy#TRANSACTION} it must). */
     private final boolean markedEffects;
     private volatile byte[] installationSecret;
+    private final SweepHorizon sweepHorizon = new SweepHorizon(System::nanoTime);
     /** How long the database may take over one statement before it is cancelled on the server. */
     private final int queryTimeoutSeconds;
     private final long queryTimeoutNanos;
@@ -321,11 +323,29 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     @Override
     public int sweepExpiredLeases() {
+        long[] start = sweepHorizon.start();
+        long since = -start[0];
+        int swept;
         if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
-            return housekeeping("sweep expired leases", this::sweepByEffectMarks);
+            swept = housekeeping("sweep expired leases", c -> sweepByEffectMarks(c, sql.expiredLeases, since));
+        } else {
+            String statement = settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY ? sql.sweepToRetryable : sql.sweepToUnknown;
+            // The look-back is the statement's only parameter, repeated where the dialect names the condition twice.
+            Object[] lookBack = new Object[statement.length() - statement.replace("?", "").length()];
+            Arrays.fill(lookBack, since);
+            swept = housekeeping("sweep expired leases", c -> inBatches(c, statement, changed -> { }, lookBack));
         }
-        String statement = settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY ? sql.sweepToRetryable : sql.sweepToUnknown;
-        return housekeeping("sweep expired leases", c -> inBatches(c, statement, changed -> { }));
+        sweepHorizon.completed(start[1]);
+        return swept;
+    }
+
+    /** The sweep's backstop: in-flight keys whose lease and ttl both ran out, found by the expiry index. */
+    private int sweepExpiredKeys(Connection c) throws SQLException {
+        switch (settings.expiredLeasePolicy()) {
+            case TRANSACTION: return sweepByEffectMarks(c, sql.expiredLeasesOfExpiredKeys);
+            case RETRY: return inBatches(c, sql.sweepExpiredKeysToRetryable, changed -> { });
+            default: return inBatches(c, sql.sweepExpiredKeysToUnknown, changed -> { });
+        }
     }
 
     @Override
@@ -333,6 +353,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         Objects.requireNonNull(afterEachBatch, "afterEachBatch");
         return housekeeping("purge expired keys", c -> {
             int keys = 0;
+            sweepExpiredKeys(c); // first: an abandoned key whose ttl is over becomes unknown or retryable, never stays
             if (partitions != null) {
                 partitions.createAhead(c);
                 keys = partitions.dropExpired(c, afterEachBatch);
@@ -403,13 +424,15 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 while (rs.next()) {
                     String scope = rs.getString("scope");
                     String key = rs.getString("idem_key");
-                    int status = rs.getInt("response_status");
-                    Integer responseStatus = rs.wasNull() ? null : status;
+                    int code = rs.getInt("response_status");
+                    Integer responseStatus = rs.wasNull() ? null : code;
                     long size = rs.getLong("response_size");
-                    records.add(KeyRecord.summary(scope, key, rs.getString("fingerprint"), decodeStatus(rs.getString("status"), scope, key),
-                            rs.getInt("attempts"), dialect.readInstant(rs, "lease_expires_at"), dialect.readInstant(rs, "created_at"),
+                    int responseSize = rs.wasNull() ? -1 : (int) size;
+                    KeyStatus status = decodeStatus(rs.getString("status"), scope, key);
+                    records.add(KeyRecord.summary(scope, key, rs.getString("fingerprint"), status,
+                            rs.getInt("attempts"), leaseOf(rs, status), dialect.readInstant(rs, "created_at"),
                             dialect.readInstant(rs, "updated_at"), dialect.readInstant(rs, "expires_at"), responseStatus,
-                            rs.wasNull() ? -1 : (int) size));
+                            responseSize));
                 }
             }
             return records;
@@ -612,11 +635,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     /** The sweep under {@link ExpiredLeasePolicy#TRANSACTION}: each expired key decided alone, in batches. */
-    private int sweepByEffectMarks(Connection c) throws SQLException {
+    private int sweepByEffectMarks(Connection c, String candidates, Object... lookBack) throws SQLException {
         int changed = 0;
+        Object[] params = Arrays.copyOf(lookBack, lookBack.length + 1);
+        params[lookBack.length] = settings.batchSize();
         while (true) {
             List<String[]> expired = new ArrayList<>();
-            try (PreparedStatement ps = prepare(c, sql.expiredLeases, settings.batchSize()); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = prepare(c, candidates, params); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) expired.add(new String[] {rs.getString("scope"), rs.getString("idem_key"), rs.getString("owner_token")});
             }
             int decided = 0;
@@ -705,15 +730,20 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return state;
     }
 
+    /** A key's lease: only a key in flight has one (a completion leaves the column as it was, see Sql#complete). */
+    private Instant leaseOf(ResultSet rs, KeyStatus status) throws SQLException {
+        return status == KeyStatus.IN_FLIGHT ? dialect.readInstant(rs, "lease_expires_at") : null;
+    }
+
     private List<KeyRecord> query(Connection c, String statement, Object... params) throws SQLException {
         List<KeyRecord> records = new ArrayList<>();
         try (PreparedStatement ps = prepare(c, statement, params); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 String scope = rs.getString("scope");
                 String key = rs.getString("idem_key");
-                records.add(new KeyRecord(scope, key, rs.getString("fingerprint"),
-                        decodeStatus(rs.getString("status"), scope, key), rs.getInt("attempts"),
-                        dialect.readInstant(rs, "lease_expires_at"), dialect.readInstant(rs, "created_at"),
+                KeyStatus status = decodeStatus(rs.getString("status"), scope, key);
+                records.add(new KeyRecord(scope, key, rs.getString("fingerprint"), status, rs.getInt("attempts"),
+                        leaseOf(rs, status), dialect.readInstant(rs, "created_at"),
                         dialect.readInstant(rs, "updated_at"), dialect.readInstant(rs, "expires_at"), readResponse(rs, scope, key)));
             }
         }
@@ -746,13 +776,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return "idempotency key '" + key + "' in scope '" + scope + "' (table " + settings.table() + ")";
     }
 
-    private int inBatches(Connection c, String statement, IntConsumer afterEachBatch) throws SQLException {
+    private int inBatches(Connection c, String statement, IntConsumer afterEachBatch, Object... params) throws SQLException {
         int total = 0;
         int conflicts = 0;
         while (true) {
             int changed;
             try {
-                changed = update(c, statement);
+                changed = update(c, statement, params);
             } catch (SQLException e) {
                 // A row of the batch moved or was taken meanwhile (a partitioned table raises this where a plain one
                 // skips the row): the batch, rolled back whole, is chosen again.

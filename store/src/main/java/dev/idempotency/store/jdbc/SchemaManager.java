@@ -30,6 +30,13 @@ public final class SchemaManager {
      */
     public static final int SCHEMA_VERSION = 2;
 
+    /**
+     * PostgreSQL: the share of each page of the key table that inserts fill. A completion makes the row longer (the
+     * response); it is a heap-only update only when the new version fits on the row's page, and a page filled by
+     * inserts while the request ran would have no room left.
+     */
+    static final int KEY_TABLE_FILLFACTOR = 80;
+
     static final List<String> COLUMNS = Arrays.asList("scope", "idem_key", "fingerprint", "status", "owner_token",
             "lease_expires_at", "response_status", "response_headers", "response_body", "attempts", "created_at",
             "updated_at", "expires_at");
@@ -76,7 +83,9 @@ public final class SchemaManager {
                 .replace("${partitionColumn}", width == null ? "" : "\n    part_at          TIMESTAMPTZ  NOT NULL DEFAULT "
                         + table + "_partition_start(clock_timestamp()),")
                 .replace("${partitionKey}", width == null ? "" : ", part_at")
-                .replace("${partitionBy}", width == null ? "" : " PARTITION BY RANGE (part_at)");
+                .replace("${partitionBy}", width == null ? "" : " PARTITION BY RANGE (part_at)")
+                // A partitioned table has no pages of its own: its partitions are made with the fill factor.
+                .replace("${fillfactor}", width == null ? "ALTER TABLE " + table + " SET (fillfactor = " + KEY_TABLE_FILLFACTOR + ");" : "");
         List<String> statements = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         boolean inBody = false; // inside a $$-quoted function body, whose own statements end in ';' too

@@ -18,8 +18,12 @@ final class Sql {
     final String replaceResponse;
     final String touchCompleted;
     final String release;
+    /** The sweeps of expired leases: one parameter, how many milliseconds back to look (see {@link SweepHorizon}). */
     final String sweepToUnknown;
     final String sweepToRetryable;
+    /** The sweeps' backstop, run by the purge: in-flight keys whose lease and whole ttl ran out, however long ago. */
+    final String sweepExpiredKeysToUnknown;
+    final String sweepExpiredKeysToRetryable;
     /** The purge, one statement per status: null with time partitions. */
     final java.util.List<String> purge;
     final String purgeUnknown;
@@ -35,7 +39,10 @@ final class Sql {
     final String delete;
     final String lockKey;
     final String ownerMarks;
+    /** Parameters: how many milliseconds back to look, then the limit. */
     final String expiredLeases;
+    /** The backstop's candidates under recovery=transaction; parameter: the limit. */
+    final String expiredLeasesOfExpiredKeys;
     final String releaseAfterCrash;
     final String effectsOf;
     final String purgeEffects;
@@ -93,18 +100,27 @@ final class Sql {
         // The owner keeps its token: if it was only slow, its late completion still records the truth.
         markUnknown = "UPDATE " + table + " SET status = 'UNKNOWN', lease_expires_at = NULL, updated_at = " + now
                 + byId + " AND status = 'IN_FLIGHT' AND owner_token = ? AND lease_expires_at <= " + now;
+        // The lease is left as it was: the key table's indexes hold neither status nor updated_at, and a completion that
+        // changes no indexed column is a heap-only (HOT) update on PostgreSQL, writing no index entry and leaving no
+        // dead one behind. A completed key's lease means nothing (readers show it only for a key in flight).
         complete = "UPDATE " + table + " SET status = 'COMPLETED', response_status = ?, response_headers = ?, response_body = ?, "
-                + "lease_expires_at = NULL, updated_at = " + now
+                + "updated_at = " + now
                 + byId + " AND owner_token = ? AND status IN ('IN_FLIGHT', 'UNKNOWN')";
         replaceResponse = "UPDATE " + table + " SET response_status = ?, response_headers = ?, response_body = ?, updated_at = " + now
                 + byId + " AND owner_token = ? AND status = 'COMPLETED'";
         release = "UPDATE " + table + " SET status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = " + now
                 + byId + " AND owner_token = ? AND status IN ('IN_FLIGHT', 'UNKNOWN')";
         renewPrefix = "UPDATE " + table + " SET lease_expires_at = " + plus + " WHERE status = 'IN_FLIGHT' AND (";
-        String expiredLease = "status = 'IN_FLIGHT' AND lease_expires_at <= " + now;
-        sweepToUnknown = d.limitedUpdate(table, "status = 'UNKNOWN', lease_expires_at = NULL, updated_at = " + now, expiredLease, batchSize);
-        sweepToRetryable = d.limitedUpdate(table,
-                "status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = " + now, expiredLease, batchSize);
+        // Completed keys keep their lease (above), so the lease index holds them too: the sweep reads only leases that
+        // ran out since the previous sweep looked, each key about once, never the whole history.
+        String expiredLease = "status = 'IN_FLIGHT' AND lease_expires_at <= " + now + " AND lease_expires_at > " + plus; // plus minus the look-back
+        String expiredKey = "status = 'IN_FLIGHT' AND lease_expires_at <= " + now + " AND expires_at <= " + now;
+        String toUnknown = "status = 'UNKNOWN', lease_expires_at = NULL, updated_at = " + now;
+        String toRetryable = "status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = " + now;
+        sweepToUnknown = d.limitedUpdate(table, toUnknown, expiredLease, batchSize);
+        sweepToRetryable = d.limitedUpdate(table, toRetryable, expiredLease, batchSize);
+        sweepExpiredKeysToUnknown = d.limitedUpdate(table, toUnknown, expiredKey, batchSize);
+        sweepExpiredKeysToRetryable = d.limitedUpdate(table, toRetryable, expiredKey, batchSize);
         // With time partitions expired keys go with their partition, never row by row. One status per statement: with
         // an IN list on the first column of its index H2 reads every key of those statuses, and sets the range aside.
         purge = partitioned ? null : java.util.Arrays.asList(
@@ -144,6 +160,8 @@ final class Sql {
         ownerMarks = "SELECT kind FROM " + effects + byId + " AND owner_token = ?" + d.shareLockClause();
         expiredLeases = "SELECT scope, idem_key, owner_token FROM " + table + " WHERE " + expiredLease
                 + " ORDER BY lease_expires_at" + d.limitParameter();
+        expiredLeasesOfExpiredKeys = "SELECT scope, idem_key, owner_token FROM " + table + " WHERE " + expiredKey
+                + " ORDER BY expires_at" + d.limitParameter();
         releaseAfterCrash = "UPDATE " + table + " SET status = 'RETRYABLE', owner_token = NULL, lease_expires_at = NULL, updated_at = "
                 + now + byId + " AND status = 'IN_FLIGHT' AND owner_token = ? AND lease_expires_at <= " + now;
         effectsOf = "SELECT m.kind, m.detail, m.marked_at FROM " + effects + " m JOIN " + table + " k ON k.scope = m.scope"

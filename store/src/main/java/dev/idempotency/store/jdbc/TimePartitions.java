@@ -131,7 +131,8 @@ final class TimePartitions {
                 s.execute(lockStatement);
                 for (long i : missingFrom(c, current)) {
                     String partition = schemaPrefix + name + "_p" + suffixOf(i);
-                    s.execute("CREATE TABLE " + partition + " (LIKE " + table + " INCLUDING DEFAULTS)");
+                    s.execute("CREATE TABLE " + partition + " (LIKE " + table + " INCLUDING DEFAULTS) WITH (fillfactor = "
+                            + SchemaManager.KEY_TABLE_FILLFACTOR + ")");
                     s.execute("ALTER TABLE " + table + " ATTACH PARTITION " + partition + " FOR VALUES FROM ('"
                             + BOUND.format(start(i)) + "') TO ('" + BOUND.format(start(i + 1)) + "')");
                 }

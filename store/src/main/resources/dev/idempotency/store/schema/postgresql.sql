@@ -23,12 +23,19 @@ CREATE TABLE IF NOT EXISTS ${table} (
     expires_at       TIMESTAMPTZ  NOT NULL,${partitionColumn}
     PRIMARY KEY (scope, idem_key${partitionKey})
 )${partitionBy};
--- The sweeper looks for in-flight keys whose lease ran out.
-CREATE INDEX IF NOT EXISTS ${name}_lease_idx ON ${table} (lease_expires_at) WHERE status = 'IN_FLIGHT';
--- The purge looks for terminal keys past their expiry.
-CREATE INDEX IF NOT EXISTS ${name}_expiry_idx ON ${table} (expires_at) WHERE status IN ('COMPLETED', 'RETRYABLE');
--- Operators list keys whose outcome is unknown.
-CREATE INDEX IF NOT EXISTS ${name}_unknown_idx ON ${table} (updated_at) WHERE status = 'UNKNOWN';
+-- Room on each page for the completion of the keys inserted there (a partitioned table: set on each partition).
+${fillfactor}
+-- No index names status or updated_at, the columns a completion changes (a completion leaves the lease as it was):
+-- an update that changes no indexed column is heap-only (HOT), writing no index entry and leaving no dead one, so a
+-- completion costs one row version instead of a row and an entry in every index.
+-- The sweeper reads the leases that ran out since it last looked.
+CREATE INDEX IF NOT EXISTS ${name}_lease_at_idx ON ${table} (lease_expires_at);
+-- The purge reads keys past their expiry (and, once their ttl is over, in-flight keys no sweep saw).
+CREATE INDEX IF NOT EXISTS ${name}_expires_at_idx ON ${table} (expires_at);
+-- Earlier releases' partial indexes: their predicates named status, so no completion could be heap-only.
+DROP INDEX IF EXISTS ${schemaPrefix}${name}_lease_idx;
+DROP INDEX IF EXISTS ${schemaPrefix}${name}_expiry_idx;
+DROP INDEX IF EXISTS ${schemaPrefix}${name}_unknown_idx;
 -- One row (id 1): the installation secret every node sharing this table uses.
 CREATE TABLE IF NOT EXISTS ${table}_secret (
     id         INTEGER NOT NULL PRIMARY KEY,
