@@ -24,15 +24,6 @@ abstract class OpenLibertyScenarios extends PaymentsScenarios {
         return false;
     }
 
-    /**
-     * Not met on Liberty, and left open: the session cookie it sets is not among the response's headers when the agent
-     * records the response (seen: the retry with that cookie ran the application again). The README says so.
-     */
-    @Override
-    protected boolean listsSessionCookies() {
-        return false;
-    }
-
     @Test
     void theAgentsMBeanIsRegisteredInLibertysMBeanServer() throws Exception {
         client.postJson("/payments", key(), "{\"amount\":1}"); // the agent registers its MBean once requests come

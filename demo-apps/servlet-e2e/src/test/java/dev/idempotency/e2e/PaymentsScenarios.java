@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * scenarios are the same everywhere. The demo application counts its own side effects, so "ran exactly once" is read
  * from the application, not from the agent.
  */
-abstract class PaymentsScenarios extends ServerScenarios implements TransparencyChecks {
+abstract class PaymentsScenarios extends ServerScenarios implements TransparencyChecks, SessionChecks {
 
     @Override
     public Client client() {
@@ -27,11 +27,6 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
 
     /** False where the server holds such a request itself (seen: no agent log line for it, the client waits). */
     protected boolean dispatchesLengthsBeyondTwoGigabytes() {
-        return true;
-    }
-
-    /** False where the session cookie the server sets is not among the response's headers before it commits. */
-    protected boolean listsSessionCookies() {
         return true;
     }
 
@@ -239,48 +234,6 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
         HttpResponse<byte[]> noKey = client.postJson("/payments", null, "{\"amount\":3}");
         assertEquals(201, noKey.statusCode());
         assertEquals(charges + 1, client.count("charge"), "a POST without a key runs as it always did");
-    }
-
-    /**
-     * An anonymous keyed request whose response creates a session: its client keeps the cookie and retries with it,
-     * which is another scope. The retry is still a replay, and only a client holding that session reaches it.
-     */
-    @Test
-    void aRetryCarryingTheSessionItsFirstAttemptCreatedIsAReplay() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(listsSessionCookies(),
-                "not met on this server, and open: its session cookie is not among the response's headers when the agent records");
-        long before = client.count("answer");
-        String key = key();
-        HttpResponse<byte[]> first = inSession(key, null);
-        assertEquals(200, first.statusCode(), text(first));
-        String session = cookie(first);
-        HttpResponse<byte[]> withSession = inSession(key, session);
-        assertReplayOf(first, withSession);
-        assertEquals(first.headers().allValues("Set-Cookie"), withSession.headers().allValues("Set-Cookie"),
-                "the client holding the session gets its cookie again");
-        HttpResponse<byte[]> withoutSession = inSession(key, null);
-        assertReplayOf(first, withoutSession);
-        assertTrue(withoutSession.headers().allValues("Set-Cookie").isEmpty(), "a scope clients share never hands a session out");
-        assertEquals(before + 1, client.count("answer"), "a retry must not run the application again");
-
-        String otherSession = cookie(inSession(key(), null));
-        HttpResponse<byte[]> otherClient = inSession(key, otherSession);
-        assertEquals(200, otherClient.statusCode(), text(otherClient));
-        assertFalse(otherClient.headers().firstValue("Idempotent-Replayed").isPresent(), "another session's request is its own");
-        assertEquals(before + 3, client.count("answer"));
-    }
-
-    private HttpResponse<byte[]> inSession(String key, String cookie) throws Exception {
-        HttpRequest.Builder r = client.request("/answers?case=session").header("Idempotency-Key", key)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"for\":\"session\"}"));
-        if (cookie != null) r.header("Cookie", cookie);
-        return client.send(r);
-    }
-
-    /** The name=value of the cookie a response sets. */
-    private static String cookie(HttpResponse<byte[]> response) {
-        String setCookie = response.headers().firstValue("Set-Cookie").orElseThrow(() -> new AssertionError("no session cookie set"));
-        return setCookie.split(";", 2)[0].trim();
     }
 
     @Test

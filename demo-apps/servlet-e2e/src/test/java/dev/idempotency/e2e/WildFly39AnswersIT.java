@@ -2,9 +2,10 @@ package dev.idempotency.e2e;
 
 /**
  * WildFly 39 (Undertow) with the payments WAR, for what its container makes of the answers the application leaves to
- * it (error pages, redirects, locales): the rest of WildFly's proof is the orders suite ({@link WildFly39IT}).
+ * it (error pages, redirects, locales, cookies, the session cookie it sets): the rest of WildFly's proof is the orders
+ * suite ({@link WildFly39IT}).
  */
-class WildFly39AnswersIT extends ServerScenarios implements TransparencyChecks {
+class WildFly39AnswersIT extends ServerScenarios implements TransparencyChecks, SessionChecks {
     @Override
     protected ServerProcess server() throws Exception {
         return new WildFlyServer(E2eEnvironment.wildfly39(), E2eEnvironment.war("payments-jakarta.war")).application("/shop", "/ping");

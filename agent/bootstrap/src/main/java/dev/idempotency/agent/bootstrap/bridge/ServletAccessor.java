@@ -12,8 +12,9 @@ import java.util.List;
 public interface ServletAccessor {
 
     /**
-     * Marks, among {@link #responseHeaders}, a cookie the application added that the container writes only at commit;
-     * its value is the cookie in Set-Cookie form. A replay adds it again with {@link #addCookie}.
+     * Marks, among {@link #responseHeaders}, a cookie the container writes only at commit (one the application added,
+     * or the session cookie its session manager set); its value is the cookie in Set-Cookie form. A replay adds it again
+     * with {@link #addCookie}.
      */
     String ADDED_COOKIE = "X-Idempotency-Agent-Added-Cookie";
 
@@ -74,8 +75,11 @@ public interface ServletAccessor {
 
     // ---- wrappers
 
-    /** A response whose body goes to {@code capture} instead of the client; status and headers pass through. */
-    Object capturingResponse(Object response, ResponseCapture capture);
+    /**
+     * A response whose body goes to {@code capture} instead of the client; status and headers pass through.
+     * {@code request} is the one it answers (its web application names the session cookie).
+     */
+    Object capturingResponse(Object request, Object response, ResponseCapture capture);
 
     /**
      * The container ended the request (asynchronous timeout or error) while the application may still write: from now

@@ -53,7 +53,7 @@ final class ErrorPageExchange implements ServletExchange, ResponseCapture, Bound
         this.request = dispatchRequest;
         this.response = dispatchResponse;
         this.body = new BoundedResponseBody(maxResponseBytes, this, memory);
-        this.capturing = http.capturingResponse(dispatchResponse, this);
+        this.capturing = http.capturingResponse(dispatchRequest, dispatchResponse, this);
         return this;
     }
 

@@ -76,7 +76,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
         this.body = new BoundedResponseBody(maxResponseBytes, this, memory);
         this.maxResponseBytes = maxResponseBytes;
         this.memory = memory;
-        this.response = http.capturingResponse(originalResponse, this);
+        this.response = http.capturingResponse(request, originalResponse, this);
         this.request = http.protectedRequest(request, response, this, this);
     }
 

@@ -36,6 +36,15 @@ class SessionScopeTest {
     }
 
     @Test
+    void aSessionCookieTheContainerWritesOnlyAtCommitCountsAsSet() {
+        // Open Liberty and Undertow hold their session cookie apart from the headers: it is recorded under the marker
+        List<String[]> held = Collections.singletonList(new String[] {dev.idempotency.agent.bootstrap.bridge.ServletAccessor.ADDED_COOKIE,
+                "JSESSIONID=0000AbC:f1b2c3d4; Path=/; HttpOnly"});
+        String after = of(new Credentials(null, null)).afterResponse(held);
+        assertEquals(tenants.scopeOf(new Credentials(null, null).add("cookie", "JSESSIONID", "0000AbC:f1b2c3d4")), after);
+    }
+
+    @Test
     void aSessionReplacedAtLoginKeepsTheRequestsOtherCredentials() {
         Credentials who = new Credentials(null, null).add("cookie", "JSESSIONID", "OLD").add("authorization", null, "Bearer k");
         String after = of(who).afterResponse(setCookies("JSESSIONID=NEW; Path=/"));

@@ -16,6 +16,8 @@ import javax.servlet.http.HttpServletResponseWrapper;
  */
 final class CapturingResponse extends HttpServletResponseWrapper {
     private final ResponseCapture capture;
+    /** The request this response answers: its web application names the session cookie. Null where unknown. */
+    private final javax.servlet.http.HttpServletRequest answered;
     private final CapturingOutputStream stream;
     private boolean usingStream;
     private PrintWriter writer;
@@ -27,13 +29,18 @@ final class CapturingResponse extends HttpServletResponseWrapper {
         return addedCookies;
     }
 
+    javax.servlet.http.HttpServletRequest answered() {
+        return answered;
+    }
+
     /** The locale the application set, which some containers (Tomcat) write as Content-Language only at commit. */
     private java.util.Locale explicitLocale;
     /** Non-null once the container ended the request: status and headers stop reaching the container's response. */
     private volatile DetachedHead detached;
 
-    CapturingResponse(HttpServletResponse response, ResponseCapture capture) {
+    CapturingResponse(javax.servlet.http.HttpServletRequest answered, HttpServletResponse response, ResponseCapture capture) {
         super(response);
+        this.answered = answered;
         this.capture = capture;
         this.stream = new CapturingOutputStream(capture);
     }

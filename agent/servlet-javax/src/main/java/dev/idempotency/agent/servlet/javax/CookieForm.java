@@ -65,7 +65,7 @@ final class CookieForm {
         }
     }
 
-    private static void setServlet6Attribute(Cookie cookie, String name, String value) {
+    static void setServlet6Attribute(Cookie cookie, String name, String value) {
         try {
             Cookie.class.getMethod("setAttribute", String.class, String.class).invoke(cookie, name, value);
         } catch (ReflectiveOperationException | RuntimeException e) {

@@ -132,8 +132,8 @@ public final class ServletApiAccessor implements ServletAccessor {
     }
 
     @Override
-    public Object capturingResponse(Object response, ResponseCapture capture) {
-        return new CapturingResponse((HttpServletResponse) response, capture);
+    public Object capturingResponse(Object request, Object response, ResponseCapture capture) {
+        return new CapturingResponse((HttpServletRequest) request, (HttpServletResponse) response, capture);
     }
 
     @Override
@@ -171,7 +171,10 @@ public final class ServletApiAccessor implements ServletAccessor {
             for (String value : values) headers.add(new String[] {name, value});
         }
         if (!contentTypeListed && r.getContentType() != null) headers.add(new String[] {"Content-Type", r.getContentType()});
-        if (r instanceof CapturingResponse) recordAddedCookies((CapturingResponse) r, headers);
+        if (r instanceof CapturingResponse) {
+            recordAddedCookies((CapturingResponse) r, headers);
+            recordHeldSessionCookie((CapturingResponse) r, headers);
+        }
         java.util.Locale locale = r instanceof CapturingResponse ? ((CapturingResponse) r).explicitLocale() : null;
         if (locale != null && !contentLanguageListed) {
             // Tomcat keeps a locale in a field and writes it at commit, in this form; other containers list the header
@@ -189,6 +192,24 @@ public final class ServletApiAccessor implements ServletAccessor {
             }
             if (!listed) headers.add(new String[] {ADDED_COOKIE, CookieForm.write(cookie)});
         }
+    }
+
+    /**
+     * The session cookie the container set (creating or changing the session) but does not list among the headers yet:
+     * its session manager added it to the container's own response, where it is read (see {@link HeldSessionCookie}).
+     * It is recorded as an added cookie, so that a replay adds it again for the container to write in its own form, and
+     * so that the response is recorded in the scope of the retry that carries it too.
+     */
+    private static void recordHeldSessionCookie(CapturingResponse r, List<String[]> headers) {
+        String name = HeldSessionCookie.name(r.answered());
+        if (name == null) return;
+        for (String[] header : headers) {
+            // listed (Tomcat, Jetty and Payara list it), or one the application added itself
+            if ((header[0].equalsIgnoreCase("Set-Cookie") || header[0].equalsIgnoreCase(ADDED_COOKIE))
+                    && header[1].startsWith(name + "=")) return;
+        }
+        Cookie held = HeldSessionCookie.of(r.answered(), r.getResponse(), name);
+        if (held != null) headers.add(new String[] {ADDED_COOKIE, CookieForm.write(held)});
     }
 
     @Override public void setStatus(Object response, int status) { ((HttpServletResponse) response).setStatus(status); }
