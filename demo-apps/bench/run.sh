@@ -24,6 +24,10 @@
 #   HANDWRITTEN_H2_SETTINGS (appended to its H2 URL; empty: H2's defaults, as a team would leave them, which write a
 #   commit to the file up to 500 ms late; ';WRITE_DELAY=0' writes each before the statement returns, as the agent does)
 #   SERVER_JAVA_OPTS=-Xmx512m, AGENT_OPTS (extra -Didempotency.* for every agent server), RESULTS, BASE_PORT=18480
+#   BASELINE_AGENT_JAR       another build of the agent (an earlier commit's idempotency-agent.jar): adds the series
+#                            baseline-pg (new keys on PostgreSQL, on a table of its own) for before/after in one run
+# Beside req/s, latency and the server's CPU, every PostgreSQL or MariaDB point reports the database's CPU per request
+# (all its processes, background writers included) and, on PostgreSQL, the WAL written per request.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -40,6 +44,8 @@ ROUNDS=${ROUNDS:-1}
 STARTUPS=${STARTUPS:-3}
 ALL_SERIES=plain,agent-no-key,h2-ceiling,handwritten-h2,agent-h2,pgbench-ceiling,handwritten-pg,agent-pg
 ALL_SERIES+=,handwritten-pg-replay,agent-pg-replay,mariadb-ceiling,handwritten-mariadb,agent-mariadb
+BASELINE_AGENT_JAR=${BASELINE_AGENT_JAR:-}
+[[ -n $BASELINE_AGENT_JAR ]] && ALL_SERIES+=,baseline-pg
 SERIES=${SERIES:-$ALL_SERIES}
 REPLAY_KEYS=${REPLAY_KEYS:-1000}
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_DB=${PG_DB:-test} PG_USER=${PG_USER:-postgres}
@@ -70,6 +76,7 @@ label() {
     mariadb-ceiling) echo "ceiling: JDBC loop, MariaDB" ;;
     agent-mariadb) echo "agent, new key, MariaDB" ;;
     handwritten-mariadb) echo "hand-written filter, new key, MariaDB" ;;
+    baseline-pg) echo "baseline agent jar, new key, PostgreSQL" ;;
     *) echo "unknown series '$1' (known: $ALL_SERIES)" >&2; exit 2 ;;
   esac
 }
@@ -82,12 +89,12 @@ ceiling_of() {
 }
 # The hand-written series an agent series is compared with, same request, same moment.
 handwritten_of() {
-  case $1 in agent-h2 | agent-pg | agent-pg-replay | agent-mariadb) echo "handwritten-${1#agent-}" ;; *) echo "" ;; esac
+  case $1 in agent-h2 | agent-pg | agent-pg-replay | agent-mariadb | baseline-pg) echo "handwritten-${1#*-}" ;; *) echo "" ;; esac
 }
 for s in ${SERIES//,/ }; do label "$s" >/dev/null; done
 wants() { [[ ",$SERIES," == *",$1,"* ]]; }
 wants_any() { local s; for s in "$@"; do wants "$s" && return 0; done; return 1; }
-uses_pg() { wants_any pgbench-ceiling agent-pg agent-pg-replay handwritten-pg handwritten-pg-replay; }
+uses_pg() { wants_any pgbench-ceiling agent-pg agent-pg-replay handwritten-pg handwritten-pg-replay baseline-pg; }
 uses_mariadb() { wants_any mariadb-ceiling agent-mariadb handwritten-mariadb; }
 uses_handwritten() { wants_any handwritten-h2 handwritten-pg handwritten-pg-replay handwritten-mariadb; }
 # A ceiling runs on the table its agent series created.
@@ -139,6 +146,10 @@ cp "$E2E/target/wars/payments-javax.war" "$WORK/payments-javax.war"
 WAR=$WORK/payments-javax.war
 cp "$ROOT/agent/target/idempotency-agent.jar" "$WORK/idempotency-agent.jar"
 AGENT_JAR=$WORK/idempotency-agent.jar
+if wants baseline-pg; then
+  [[ -f $BASELINE_AGENT_JAR ]] || { echo "BASELINE_AGENT_JAR $BASELINE_AGENT_JAR is not a file" >&2; exit 1; }
+  cp "$BASELINE_AGENT_JAR" "$WORK/baseline-agent.jar"
+fi
 HANDWRITTEN_WAR=$WORK/handwritten-filter.war
 if uses_handwritten; then
   cp "$ROOT/demo-apps/handwritten-filter-war/target/handwritten-filter.war" "$HANDWRITTEN_WAR" \
@@ -179,10 +190,12 @@ start_server() {
   read -r -a server_opts <<<"$SERVER_JAVA_OPTS"
   case $kind in
     plain) cp "$WAR" "$base/webapps/shop.war" ;;
-    agent)
+    agent | baseline)
       cp "$WAR" "$base/webapps/shop.war"
       read -r -a extra <<<"$AGENT_OPTS"
-      jvm=("-javaagent:$AGENT_JAR" "$@" "${extra[@]}")
+      local jar=$AGENT_JAR
+      [[ $kind == baseline ]] && jar=$WORK/baseline-agent.jar
+      jvm=("-javaagent:$jar" "$@" "${extra[@]}")
       ;;
     handwritten)
       cp "$HANDWRITTEN_WAR" "$base/webapps/shop.war"
@@ -226,7 +239,11 @@ stop_server() {
 
 drop_tables() {
   if uses_pg; then
-    psql_bench -c "DROP TABLE IF EXISTS $BENCH_TABLE, ${BENCH_TABLE}_secret, ${BENCH_TABLE}_schema, $HANDWRITTEN_TABLE" 2>&1 | grep -v NOTICE || true
+    local t
+    for t in "$BENCH_TABLE" "${BENCH_TABLE}_baseline"; do
+      psql_bench -c "DROP TABLE IF EXISTS $t, ${t}_secret, ${t}_schema, ${t}_effects" 2>&1 | grep -v NOTICE || true
+    done
+    psql_bench -c "DROP TABLE IF EXISTS $HANDWRITTEN_TABLE" 2>&1 | grep -v NOTICE || true
   fi
   if uses_mariadb; then
     mysql_bench -e "DROP TABLE IF EXISTS $BENCH_TABLE, ${BENCH_TABLE}_secret, ${BENCH_TABLE}_schema, $HANDWRITTEN_TABLE" || true
@@ -244,6 +261,17 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# CPU ticks of every process of the database a series uses (background writers included); - for the embedded H2.
+db_ticks() {
+  local names
+  case $1 in *-pg | *-pg-replay) names=postgres ;; *-mariadb) names='mariadbd|mysqld' ;; *) echo -; return ;; esac
+  local pid total=0
+  for pid in $(pgrep -x -- "$names"); do
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$total"
+}
+wal_lsn() { case $1 in *-pg | *-pg-replay) psql_bench -At -c 'SELECT pg_current_wal_lsn()' ;; *) echo - ;; esac; }
 CLK_TCK=$(getconf CLK_TCK)
 
 # --- load ----------------------------------------------------------------------------------------------------------
@@ -301,12 +329,12 @@ mode_of() { case $1 in plain | agent-no-key) echo plain ;; *-replay) echo replay
 
 RUN_ID=$(date +%s)-$RANDOM
 RAW=$RESULTS/results.tsv
-printf 'round\tseries\tconnections\tclients\trequests\tseconds\treq_per_s\tp50_ms\tp99_ms\tcpu_us_per_request\terrors\tunexpected\n' >"$RAW"
+printf 'round\tseries\tconnections\tclients\trequests\tseconds\treq_per_s\tp50_ms\tp99_ms\tcpu_us_per_request\terrors\tunexpected\tdb_cpu_us_per_request\twal_bytes_per_request\n' >"$RAW"
 CHECKS_FAILED=0
 
 # point ROUND SERIES CONNECTIONS: one measurement, appended to results.tsv.
 point() {
-  local round=$1 series=$2 c=$3 clients=$3 result cpu_us=- server mode prefix
+  local round=$1 series=$2 c=$3 clients=$3 result cpu_us=- db_us=- wal=- server mode prefix
   case $series in
     pgbench-ceiling)
       clients=$(pg_free_connections)
@@ -329,13 +357,23 @@ point() {
       prefix=$RUN_ID-$series-$c-$round
       if [[ $mode == replay ]]; then warm_prefix=$RUN_ID-replay prefix=$RUN_ID-replay; fi
       if ((WARMUP_SECONDS > 0)); then run_wrk "${PORT[$server]}" "$mode" "$warm_prefix" "$c" "$WARMUP_SECONDS" >/dev/null; fi
-      local before after
+      local before after db_before db_after wal_before wal_after
+      wal_before=$(wal_lsn "$series")
+      db_before=$(db_ticks "$series")
       before=$(cpu_ticks "${PID[$server]}")
       result=$(run_wrk "${PORT[$server]}" "$mode" "$prefix" "$c" "$SECONDS_PER_POINT")
       after=$(cpu_ticks "${PID[$server]}")
+      db_after=$(db_ticks "$series")
+      wal_after=$(wal_lsn "$series")
       local served
       served=$(field requests "$(grep '^RESULT' <<<"$result")")
       cpu_us=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$served" 'BEGIN {printf "%.0f", n ? t / hz * 1e6 / n : 0}')
+      if [[ $db_before != - ]]; then
+        db_us=$(awk -v t=$((db_after - db_before)) -v hz="$CLK_TCK" -v n="$served" 'BEGIN {printf "%.0f", n ? t / hz * 1e6 / n : 0}')
+      fi
+      if [[ $wal_before != - ]]; then
+        wal=$(psql_bench -At -c "SELECT round(pg_wal_lsn_diff('$wal_after', '$wal_before') / GREATEST($served, 1))")
+      fi
       ;;
   esac
   local line sample
@@ -346,11 +384,11 @@ point() {
   requests=$(field requests "$line") duration=$(field duration_us "$line") p50=$(field p50_us "$line")
   p99=$(field p99_us "$line") errors=$(field errors "$line") unexpected=$(field unexpected "$line")
   awk -v OFS='\t' -v r="$round" -v s="$series" -v c="$c" -v k="$clients" -v n="$requests" -v d="$duration" \
-    -v p50="$p50" -v p99="$p99" -v cpu="$cpu_us" -v e="$errors" -v u="$unexpected" \
-    'BEGIN {print r, s, c, k, n, sprintf("%.2f", d / 1e6), sprintf("%.0f", d ? n / (d / 1e6) : 0), sprintf("%.2f", p50 / 1000), sprintf("%.2f", p99 / 1000), cpu, e, u}' >>"$RAW"
-  printf '    %-42s %4s conn  %8.0f req/s  p50 %6.2f ms  p99 %7.2f ms  cpu %5s us/req  errors %s  unexpected %s\n' \
+    -v p50="$p50" -v p99="$p99" -v cpu="$cpu_us" -v e="$errors" -v u="$unexpected" -v db="$db_us" -v wal="$wal" \
+    'BEGIN {print r, s, c, k, n, sprintf("%.2f", d / 1e6), sprintf("%.0f", d ? n / (d / 1e6) : 0), sprintf("%.2f", p50 / 1000), sprintf("%.2f", p99 / 1000), cpu, e, u, db, wal}' >>"$RAW"
+  printf '    %-42s %4s conn  %8.0f req/s  p50 %6.2f ms  p99 %7.2f ms  cpu %5s us/req  db %5s us/req  wal %5s B/req  errors %s  unexpected %s\n' \
     "$(label "$series")" "$c" "$(awk -v n="$requests" -v d="$duration" 'BEGIN {print d ? n / (d / 1e6) : 0}')" \
-    "$(awk -v x="$p50" 'BEGIN {print x / 1000}')" "$(awk -v x="$p99" 'BEGIN {print x / 1000}')" "$cpu_us" "$errors" "$unexpected" >&2
+    "$(awk -v x="$p50" 'BEGIN {print x / 1000}')" "$(awk -v x="$p99" 'BEGIN {print x / 1000}')" "$cpu_us" "$db_us" "$wal" "$errors" "$unexpected" >&2
   if [[ $errors != 0 || $unexpected != 0 ]]; then
     CHECKS_FAILED=1
     if [[ -n $sample ]]; then echo "    first unexpected answer: $sample" >&2; fi
@@ -412,6 +450,8 @@ for server in "${needed_servers[@]}"; do
     plain) start_server plain plain ;;
     agent-idle | agent-h2) start_server "$server" agent ;;
     agent-pg) start_server agent-pg agent "-Didempotency.store.url=$PG_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
+    # A table of its own: an earlier build makes the indexes of its own schema.
+    baseline-pg) start_server baseline-pg baseline "-Didempotency.store.url=$PG_URL" "-Didempotency.store.table=${BENCH_TABLE}_baseline" ;;
     agent-mariadb) start_server agent-mariadb agent "-Didempotency.store.url=$MARIADB_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
     # H2: the WAR's own default URL, a file under the server's user.home (as the agent's H2 store).
     handwritten-h2) start_server handwritten-h2 handwritten \
@@ -485,8 +525,8 @@ handwritten_h2="H2's defaults: commits written to the file up to 500 ms late, wh
     "its server's user.home, with $handwritten_h2). Errors: socket errors and non-2xx answers (wrk), failed transactions" \
     "(ceilings), and keyed answers that were not 200 or not replayed exactly when they should be."
   echo
-  echo "| series | connections | req/s | p50 ms | p99 ms | CPU µs/request | ratio to ceiling | errors |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| series | connections | req/s | p50 ms | p99 ms | CPU µs/request | database CPU µs/request | WAL bytes/request | ratio to ceiling | errors |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for series in "${SERIES_LIST[@]}"; do
     for c in "${CONNS[@]}"; do
       rps=$(value "$series" "$c" 7)
@@ -500,8 +540,8 @@ handwritten_h2="H2's defaults: commits written to the file up to 500 ms late, wh
       [[ $clients != "$c" ]] && shown_c="$c ($clients clients: max_connections)"
       cpu=$(value "$series" "$c" 10)
       [[ $cpu == - ]] || cpu=$(printf '%.0f' "$cpu")
-      printf '| %s | %s | %.0f | %.2f | %.2f | %s | %s | %s |\n' "$(label "$series")" "$shown_c" "$rps" \
-        "$(value "$series" "$c" 8)" "$(value "$series" "$c" 9)" "$cpu" "$ratio" \
+      printf '| %s | %s | %.0f | %.2f | %.2f | %s | %s | %s | %s | %s |\n' "$(label "$series")" "$shown_c" "$rps" \
+        "$(value "$series" "$c" 8)" "$(value "$series" "$c" 9)" "$cpu" "$(value "$series" "$c" 13)" "$(value "$series" "$c" 14)" "$ratio" \
         "$(($(sum "$series" "$c" 11) + $(sum "$series" "$c" 12)))"
     done
   done
@@ -573,6 +613,7 @@ handwritten_h2="H2's defaults: commits written to the file up to 500 ms late, wh
   pg_tables=()
   wants_any agent-pg agent-pg-replay && pg_tables+=("$BENCH_TABLE:the agent's, the ceiling's statements included")
   wants_any handwritten-pg handwritten-pg-replay && pg_tables+=("$HANDWRITTEN_TABLE:the hand-written filter's")
+  wants baseline-pg && pg_tables+=("${BENCH_TABLE}_baseline:the baseline agent jar's")
   for entry in "${pg_tables[@]}"; do
     echo
     echo "PostgreSQL key table \`${entry%%:*}\` at the end (\`pg_stat_user_tables\`, ${entry#*:}):" \
@@ -590,7 +631,7 @@ for series in "${SERIES_LIST[@]}"; do
   # A ceiling is drawn dashed in the colour of the series it bounds.
   case $series in
     plain) color='#404040' ;; agent-no-key) color='#2ca02c' ;; *-h2 | h2-ceiling) color='#1f77b4' ;;
-    agent-pg | handwritten-pg | pgbench-ceiling) color='#ff7f0e' ;; *-pg-replay) color='#9467bd' ;;
+    agent-pg | handwritten-pg | pgbench-ceiling) color='#ff7f0e' ;; *-pg-replay) color='#9467bd' ;; baseline-pg) color='#8c564b' ;;
     *-mariadb | mariadb-ceiling) color='#d62728' ;;
   esac
   style="linespoints lw 2 pt 7 lc rgb '$color'"

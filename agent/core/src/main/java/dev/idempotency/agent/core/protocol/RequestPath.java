@@ -23,6 +23,32 @@ public final class RequestPath {
 
     public static String normalise(String uri) {
         if (uri == null || uri.isEmpty()) return "/";
+        return alreadyNormal(uri) ? uri : bySegments(uri);
+    }
+
+    /**
+     * Whether {@code uri} is its own normal form, as almost every request's is: absolute, nothing to decode or remove,
+     * no empty, {@code .} or {@code ..} segment. Saves splitting it (a few microseconds of each keyed request).
+     */
+    static boolean alreadyNormal(String uri) {
+        int n = uri.length();
+        if (uri.charAt(0) != '/') return false;
+        for (int i = 1; i < n; i++) {
+            char c = uri.charAt(i);
+            if (c == ';' || c == '%') return false;
+            char before = uri.charAt(i - 1);
+            if (before != '/') continue;
+            if (c == '/') return false;
+            if (c == '.') {
+                int end = i + 1 < n && uri.charAt(i + 1) == '.' ? i + 2 : i + 1;
+                if (end == n || uri.charAt(end) == '/') return false;
+            }
+        }
+        return true;
+    }
+
+    /** The normal form, segment by segment. Package-private: a test holds {@link #alreadyNormal} to it. */
+    static String bySegments(String uri) {
         List<String> segments = new ArrayList<>();
         String[] raw = uri.split("/", -1);
         boolean trailingSlash = false;

@@ -37,4 +37,31 @@ class RequestPathTest {
         org.junit.jupiter.api.Assertions.assertNotEquals(RequestPath.normalise("/f/%zz"), RequestPath.normalise("/f/%25zz"));
         org.junit.jupiter.api.Assertions.assertNotEquals(RequestPath.normalise("/f/%00"), RequestPath.normalise("/f/%2500"));
     }
+
+    /** The shortcut for paths already normal never answers for one that is not: over every short path of these chars. */
+    @org.junit.jupiter.api.Test
+    void aPathTakenAsAlreadyNormalIsItsOwnNormalForm() {
+        char[] alphabet = {'/', 'a', '.', ';', '%', '2', 'F'};
+        int normal = 0;
+        int[] digits = new int[7];
+        for (int length = 1; length <= digits.length; length++) {
+            java.util.Arrays.fill(digits, 0);
+            while (true) {
+                StringBuilder uri = new StringBuilder();
+                for (int i = 0; i < length; i++) uri.append(alphabet[digits[i]]);
+                String path = uri.toString();
+                if (RequestPath.alreadyNormal(path)) {
+                    normal++;
+                    assertEquals(RequestPath.bySegments(path), path, "taken as normal: " + path);
+                }
+                int i = 0;
+                while (i < length && ++digits[i] == alphabet.length) digits[i++] = 0;
+                if (i == length) break;
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(normal > 1000, "paths taken as normal: " + normal);
+        for (String notNormal : new String[] {"a", "//a", "/a//b", "/.", "/a/..", "/a/./b", "/a;x", "/%61", "/a/.."}) {
+            org.junit.jupiter.api.Assertions.assertFalse(RequestPath.alreadyNormal(notNormal), notNormal);
+        }
+    }
 }
