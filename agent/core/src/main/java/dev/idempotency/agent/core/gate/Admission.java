@@ -226,7 +226,8 @@ public final class Admission {
                             + " recorded and is not sent");
                     return Conclusion.TAKEN_OVER;
                 }
-                AgentLog.debug(description + ": recorded " + response);
+                // Guarded: the response's description is built for nothing on every keyed request otherwise.
+                if (AgentLog.isEnabled(AgentLog.Level.DEBUG)) AgentLog.debug(description + ": recorded " + response);
                 return Conclusion.RECORDED;
             } catch (StoreException e) {
                 if (e instanceof StoreUnavailableException) metrics.storeReachable(false);

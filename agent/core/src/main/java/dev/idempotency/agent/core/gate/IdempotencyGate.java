@@ -175,7 +175,7 @@ public final class IdempotencyGate {
             reservationFailed(e);
             return storeUnavailable(description, e);
         }
-        AgentLog.debug(description + " scope " + scope + ": " + reservation.outcome());
+        if (AgentLog.isEnabled(AgentLog.Level.DEBUG)) AgentLog.debug(description + " scope " + scope + ": " + reservation.outcome());
         switch (reservation.outcome()) {
             case ACQUIRED:
             case REACQUIRED:

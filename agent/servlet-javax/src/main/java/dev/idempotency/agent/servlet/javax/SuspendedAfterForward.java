@@ -52,6 +52,9 @@ final class SuspendedAfterForward {
         ServletResponse r = response;
         while (r instanceof ServletResponseWrapper) r = ((ServletResponseWrapper) r).getResponse();
         if (r == null || !TOMCAT_FACADE.equals(r.getClass().getName())) return;
+        // Tomcat's facade reads as committed whenever its response is suspended: one plain call spares almost every
+        // keyed request the reflective look below.
+        if (!r.isCommitted()) return;
         Field field = CONNECTOR_RESPONSE.get(r.getClass());
         if (field == null) return;
         try {
