@@ -305,7 +305,7 @@ public final class ServletApiAccessor implements ServletAccessor {
         r.setStatus(status);
         java.util.Set<String> written = new java.util.HashSet<>();
         for (String[] header : headers) {
-            if (header[0].equalsIgnoreCase("Content-Type")) r.setContentType(header[1]);
+            if (header[0].equalsIgnoreCase("Content-Type")) ContentTypeCalls.set(r, header[1]);
             else if (written.add(header[0].toLowerCase(java.util.Locale.ROOT))) r.setHeader(header[0], header[1]);
             else r.addHeader(header[0], header[1]);
         }
