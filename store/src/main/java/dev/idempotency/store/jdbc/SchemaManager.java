@@ -35,7 +35,7 @@ public final class SchemaManager {
      * response); it is a heap-only update only when the new version fits on the row's page, and a page filled by
      * inserts while the request ran would have no room left.
      */
-    static final int KEY_TABLE_FILLFACTOR = 80;
+    static final int KEY_TABLE_FILLFACTOR = 70;
 
     static final List<String> COLUMNS = Arrays.asList("scope", "idem_key", "fingerprint", "status", "owner_token",
             "lease_expires_at", "response_status", "response_headers", "response_body", "attempts", "created_at",

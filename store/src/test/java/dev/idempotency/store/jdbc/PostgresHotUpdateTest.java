@@ -33,8 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * indexed column rewrote every index entry of the row, and the table bloated twice as fast).
  */
 class PostgresHotUpdateTest {
-    private static final int KEYS = 300;
-    private static final int IN_FLIGHT = 32;
+    private static final int KEYS = 1000;
+    private static final int IN_FLIGHT = 64;
     private static TestDatabase db;
     private final String table = "hot_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 
