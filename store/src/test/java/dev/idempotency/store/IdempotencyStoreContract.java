@@ -527,6 +527,19 @@ abstract class IdempotencyStoreContract {
     }
 
     @Test
+    void underGroupCommitAWriteWhileTheStoreIsIdleRunsOnItsOwnWithoutABatch() {
+        JdbcIdempotencyStore store = store(); // a pool of 10: six writes at once run on their own
+        for (int i = 0; i < 5; i++) {
+            Reservation r = store.reserve("t", "alone-" + i, "fp");
+            assertEquals(Outcome.ACQUIRED, r.outcome());
+            assertTrue(store.complete(r.token(), response(201, "alone-" + i)));
+            assertEquals(Outcome.REPLAY, store.reserve("t", "alone-" + i, "fp").outcome());
+        }
+        assertEquals(0, store.reservationFigures().batches(), store.reservationFigures().toString());
+        assertEquals(0, store.completionFigures().batches(), store.completionFigures().toString());
+    }
+
+    @Test
     void underGroupCommitConcurrentCallersShareBatchesAndEachGetsItsOwnOutcome() throws Exception {
         // A pool of two gives each kind of write one lane: a batch forms whenever two callers overlap at all, even on an
         // embedded H2 whose commits take microseconds (with two lanes on an idle machine they sometimes never did).

@@ -4,6 +4,7 @@ import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreUnavailableException;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
@@ -123,6 +124,25 @@ final class GroupCommit<I, R> {
             if (Thread.interrupted()) interrupted = true;
         }
         if (interrupted) Thread.currentThread().interrupt();
+        if (mine.failure != null) throw mine.failure;
+        return mine.result;
+    }
+
+    /**
+     * Runs {@code item} as a batch of its own on the caller's thread: what {@link #submit} does for a caller alone, the
+     * same outcomes and the same repeat of a write whose answer was lost, without the queue, the lanes and the hand-over.
+     */
+    static <I, R> R alone(String operation, I item, Batch<I, R> batch) {
+        Pending<I, R> mine = new Pending<>(item, Thread.currentThread());
+        mine.taken = true;
+        try {
+            batch.run(Collections.singletonList(mine));
+        } catch (RuntimeException e) {
+            mine.fail(e);
+        } catch (Error e) {
+            mine.fail(new StoreException("idempotency store failed during " + operation + ": " + e, e));
+        }
+        if (!mine.settled()) mine.fail(new StoreException("idempotency store left a " + operation + " unanswered", null));
         if (mine.failure != null) throw mine.failure;
         return mine.result;
     }

@@ -83,6 +83,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /** Whether the effect table exists to be purged (under {@link ExpiredLeasePolicy#TRANSACTION} it must). */
     private final boolean markedEffects;
     private volatile byte[] installationSecret;
+    private final WriteLoad writeLoad;
     private final SweepHorizon sweepHorizon = new SweepHorizon(System::nanoTime);
     /** How long the database may take over one statement before it is cancelled on the server. */
     private final int queryTimeoutSeconds;
@@ -121,6 +122,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         int lanes = groupCommitLanes(settings.poolSize());
         // A caller waits for its batch no longer than it would have waited for a connection and a statement.
         long maxWait = settings.connectTimeout().plus(settings.queryTimeout()).toNanos();
+        this.writeLoad = new WriteLoad(settings.poolSize(), lanes);
         this.reservations = settings.groupCommit() ? new GroupCommit<>("reserve", lanes, MAX_GROUP, maxWait, this::firstInserts) : null;
         this.completions = settings.groupCommit() ? new GroupCommit<>("complete", lanes, MAX_GROUP, maxWait, this::completeTogether) : null;
     }
@@ -151,8 +153,22 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public Reservation reserve(String scope, String key, String fingerprint) {
         requireIdentity(scope, key);
         requireLength("fingerprint", fingerprint, MAX_FINGERPRINT_LENGTH);
-        FirstStep first = reservations == null ? FirstStep.NOT_TRIED
-                : reservations.submit(new Candidate(new OwnershipToken(scope, key, UUID.randomUUID().toString()), fingerprint));
+        boolean batched = writeLoad.start();
+        try {
+            return reserve(scope, key, fingerprint, batched);
+        } finally {
+            writeLoad.end();
+        }
+    }
+
+    private Reservation reserve(String scope, String key, String fingerprint, boolean batched) {
+        FirstStep first;
+        if (reservations == null) {
+            first = FirstStep.NOT_TRIED;
+        } else {
+            Candidate candidate = new Candidate(new OwnershipToken(scope, key, UUID.randomUUID().toString()), fingerprint);
+            first = batched ? reservations.submit(candidate) : GroupCommit.alone("reserve", candidate, this::firstInserts);
+        }
         if (first.acquired != null) return Reservation.acquired(first.acquired);
         if (first.failure != null) throw first.failure;
         if (first.state != null && first.state.ownedBy(first.tried)) return Reservation.acquired(first.tried);
@@ -265,11 +281,16 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(response, "response");
         Completion done = new Completion(token, response);
-        if (completions != null) {
-            Boolean won = completions.submit(done);
-            if (won != null) return won;
+        boolean batched = writeLoad.start();
+        try {
+            if (completions != null) {
+                Boolean won = batched ? completions.submit(done) : GroupCommit.alone("complete", done, this::completeTogether);
+                if (won != null) return won;
+            }
+            return repeatably("complete", c -> update(c, sql.complete, completeParameters(done)) == 1 || recordedBy(c, done));
+        } finally {
+            writeLoad.end();
         }
-        return repeatably("complete", c -> update(c, sql.complete, completeParameters(done)) == 1 || recordedBy(c, done));
     }
 
     @Override
@@ -923,8 +944,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             // Repeated with the same tokens on a fresh connection while nothing came back: a key the lost attempt
             // inserted reads as ours.
             inBatchConnection(found::isEmpty, c -> {
-                if (dialect.reservesWithStateInOneStatement()) insertReadingState(c, batch, phase, found);
-                else if (batch.size() == 1) insertAlone(c, batch.get(0).item, phase, found);
+                // A key alone: the plain insert. The statement that also reads a refused key's state cost a lone new
+                // key 30 % of its throughput on PostgreSQL; a refused one reads the state in a second round trip.
+                if (batch.size() == 1) insertAlone(c, batch.get(0).item, phase, found);
+                else if (dialect.reservesWithStateInOneStatement()) insertReadingState(c, batch, phase, found);
                 else insertAll(c, batch, phase, found);
                 return null;
             });
