@@ -85,4 +85,22 @@ class CaptureMemoryTest {
         first.releaseMemory();
         assertNull(capture("application/octet-stream", new byte[200_000], 200_000).problem(), "room again once one ended");
     }
+
+    /** A small refused body is read to its end before the 413 (no reset of a client still sending); a large one never. */
+    @Test
+    void aDeclaredOversizedBodyIsDrainedWhenSmallAndLeftUnreadWhenLarge() {
+        ByteArrayInputStream small = new ByteArrayInputStream(new byte[300 * 1024]);
+        RequestCapture refused = gate.capture("POST", "/upload", null, "application/octet-stream", Collections.singletonList("k-s"),
+                () -> small, 300 * 1024);
+        assertEquals(413, refused.problem().status());
+        assertEquals(0, small.available(), "read to its end");
+        boolean[] opened = new boolean[1];
+        RequestCapture large = gate.capture("POST", "/upload", null, "application/octet-stream", Collections.singletonList("k-l"),
+                () -> {
+                    opened[0] = true;
+                    return new ByteArrayInputStream(new byte[0]);
+                }, IdempotencyGate.DRAINED_UP_TO + 1);
+        assertEquals(413, large.problem().status());
+        assertTrue(!opened[0], "a large refused body is never opened");
+    }
 }
