@@ -345,16 +345,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public int sweepExpiredLeases() {
         long[] start = sweepHorizon.start();
-        long since = -start[0];
         int swept;
         if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
-            swept = housekeeping("sweep expired leases", c -> sweepByEffectMarks(c, sql.expiredLeases, since));
+            swept = housekeeping("sweep expired leases", c -> sweepByEffectMarks(c, sql.expiredLeases, -start[0]));
         } else {
             String statement = settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY ? sql.sweepToRetryable : sql.sweepToUnknown;
-            // The look-back is the statement's only parameter, repeated where the dialect names the condition twice.
-            Object[] lookBack = new Object[statement.length() - statement.replace("?", "").length()];
-            Arrays.fill(lookBack, since);
-            swept = housekeeping("sweep expired leases", c -> inBatches(c, statement, changed -> { }, lookBack));
+            swept = housekeeping("sweep expired leases", c -> inBatches(c, statement, changed -> { }, Sql.lookBack(statement, start[0])));
         }
         sweepHorizon.completed(start[1]);
         return swept;

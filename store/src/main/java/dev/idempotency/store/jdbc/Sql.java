@@ -18,7 +18,7 @@ final class Sql {
     final String replaceResponse;
     final String touchCompleted;
     final String release;
-    /** The sweeps of expired leases: one parameter, how many milliseconds back to look (see {@link SweepHorizon}). */
+    /** The sweeps of expired leases; their parameters: {@link #lookBack}. */
     final String sweepToUnknown;
     final String sweepToRetryable;
     /** The sweeps' backstop, run by the purge: in-flight keys whose lease and whole ttl ran out, however long ago. */
@@ -172,6 +172,17 @@ final class Sql {
         purgeEffects = d.limitedDelete(effects, "owner_token NOT IN (SELECT owner_token FROM " + table
                 + " WHERE status IN ('IN_FLIGHT', 'UNKNOWN') AND owner_token IS NOT NULL) AND marked_at <= "
                 + d.nowPlusMillis(-leaseMillis), batchSize);
+    }
+
+    /**
+     * The parameters of {@link #sweepToUnknown} or {@link #sweepToRetryable}: the look-back (milliseconds before the
+     * database's now, see {@link SweepHorizon}) at every place the statement names it; a dialect that limits an update
+     * by a subquery names the condition twice.
+     */
+    static Object[] lookBack(String sweep, long millis) {
+        Object[] params = new Object[sweep.length() - sweep.replace("?", "").length()];
+        java.util.Arrays.fill(params, -millis);
+        return params;
     }
 
     /** The select of an operator's query: each filter present adds one {@code ?} parameter, in this order, then the limit. */

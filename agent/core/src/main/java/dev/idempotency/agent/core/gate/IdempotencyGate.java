@@ -34,10 +34,10 @@ import java.util.concurrent.TimeUnit;
  * says whether the application runs or what the agent answers instead.
  */
 public final class IdempotencyGate {
-    /** Opens the request body; called at most once. */
     /** A refused body of up to this many declared bytes is read and dropped before the 413 (see drainSmall). */
     static final long DRAINED_UP_TO = 1 << 20;
 
+    /** Opens the request body; called at most once. */
     public interface Body {
         InputStream open() throws IOException;
     }
