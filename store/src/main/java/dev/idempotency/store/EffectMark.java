@@ -18,7 +18,12 @@ public final class EffectMark {
         /** An effect the agent cannot make atomic was about to start (outbound HTTP, a message, another database). */
         EXTERNAL,
         /** The agent could not watch the request's effects (XA transaction, work handed to other threads). */
-        UNWATCHED
+        UNWATCHED,
+        /**
+         * An outbound call that carried a key derived from the request's own to a host that honours one: running the
+         * request again repeats the call with the same key, which the host answers without acting twice.
+         */
+        KEYED_CALL
     }
 
     /** Longest detail kept; longer ones are cut. */

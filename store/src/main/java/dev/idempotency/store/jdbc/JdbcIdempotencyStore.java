@@ -620,9 +620,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     return LeaseDecision.CHANGED;
                 }
             }
-            boolean marked;
+            // Calls that carried a derived key to a host that honours it are safe to repeat; any other mark is not.
+            boolean marked = false;
             try (PreparedStatement ps = prepare(c, sql.ownerMarks, scope, key, ownerToken); ResultSet rs = ps.executeQuery()) {
-                marked = rs.next();
+                while (!marked && rs.next()) marked = !EffectMark.Kind.KEYED_CALL.name().equals(rs.getString("kind").trim());
             }
             LeaseDecision decision;
             if (marked) {

@@ -6,6 +6,7 @@ import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.config.ConfigException;
 import dev.idempotency.agent.core.config.AttachArguments;
 import dev.idempotency.agent.core.effects.EffectTransformer;
+import dev.idempotency.agent.core.effects.DerivedKeys;
 import dev.idempotency.agent.core.effects.EffectWatch;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
 import dev.idempotency.agent.core.gate.JaxrsCoverage;
@@ -61,10 +62,13 @@ public final class AgentInstaller {
         RequestsBeforeAttach beforeAttach = new RequestsBeforeAttach();
         ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage, beforeAttach, firstRequest));
         JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage, firstRequest));
-        if (config.store.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
-            // the application's commits decide what a crash means: its JDBC drivers and HTTP clients get hooks
+        DerivedKeys.configure(config.outboundHosts, config.outboundMethods, lifecycle::installationSecret);
+        boolean transaction = config.store.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION;
+        if (transaction || DerivedKeys.configured()) {
+            // transaction: the application's commits decide what a crash means, its JDBC drivers and HTTP clients get
+            // hooks; derived keys alone: its HTTP clients only
             EffectWatch.install();
-            EffectTransformer.register(instrumentation);
+            EffectTransformer.register(instrumentation, transaction);
         }
         String running = "running " + version();
         if (attached) {

@@ -78,6 +78,19 @@ public final class EffectBridge {
         }
     }
 
+    /** Returns what the woven client goes on with: {@code call} itself, or a request rebuilt with a header. */
+    public static Object beforeHttpCall(Object call) {
+        EffectHandler h = handler;
+        if (h == null) return call;
+        try {
+            Object sent = h.beforeHttpCall(call);
+            return sent == null ? call : sent;
+        } catch (Throwable t) {
+            rethrowRefusal(t);
+            return call;
+        }
+    }
+
     public static void xaStarted(Object resource) {
         EffectHandler h = handler;
         if (h == null) return;

@@ -23,8 +23,14 @@ public interface EffectHandler {
     /** Before a driver's statement executes; {@code sql} is null for a prepared statement or a batch. */
     void beforeExecute(Object statement, String sql) throws Exception;
 
-    /** Before an outbound call ({@code kind}: "http", "jms") that {@code target} is about to make. */
+    /** Before a message ({@code kind}: "jms") that {@code target} is about to send. */
     void beforeOutbound(String kind, Object target) throws Exception;
+
+    /**
+     * Before an outbound HTTP call: {@code call} is the client's connection, call or request. Returns what the client
+     * goes on with: the same object, or a request rebuilt with a header where the client's requests cannot change.
+     */
+    Object beforeHttpCall(Object call) throws Exception;
 
     /** An XA transaction branch starts: the driver's commit will not be seen. */
     void xaStarted(Object resource);

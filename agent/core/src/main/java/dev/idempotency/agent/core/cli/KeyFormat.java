@@ -145,6 +145,7 @@ final class KeyFormat {
             case COMMIT: return "committed a transaction";
             case WRITE: return "about to write (autocommit)";
             case EXTERNAL: return "about to call out";
+            case KEYED_CALL: return "about to call out with a derived key (safe to repeat)";
             default: return "not watched";
         }
     }

@@ -56,6 +56,8 @@ public final class AgentConfig {
         d.put("idempotency.recovery", null); // another name of on-expired-lease: recovery=transaction reads naturally
         d.put("idempotency.ttl", "24h");
         d.put("idempotency.unknown-retention", "30d");
+        d.put("idempotency.outbound.hosts", "");
+        d.put("idempotency.outbound.methods", "POST,PATCH");
         d.put("idempotency.sweep-interval", "1m");
         d.put("idempotency.store.url", null);
         d.put("idempotency.store.user", null);
@@ -111,6 +113,10 @@ public final class AgentConfig {
     public final int metricsPort;
     public final String metricsHost;
     public final StoreSettings store;
+    /** Hosts whose unsafe calls made by a keyed request carry a key derived from it; empty: none. */
+    public final OutboundHosts outboundHosts;
+    /** The methods of calls to those hosts that get a derived key. */
+    public final HttpMethods outboundMethods;
 
     private AgentConfig(ConfigSource source) {
         this.source = source;
@@ -158,6 +164,10 @@ public final class AgentConfig {
         Duration ttl = read("idempotency.ttl", v -> durationIn(v, Duration.ofSeconds(1), StoreSettings.MAX_TTL), ValueParsers.DURATION_FORMAT + ", from 1s to 365d");
         Duration unknownRetention = read("idempotency.unknown-retention", v -> durationIn(v, StoreSettings.MIN_UNKNOWN_RETENTION, StoreSettings.MAX_UNKNOWN_RETENTION),
                 ValueParsers.DURATION_FORMAT + ", from 1h to 3650d");
+        outboundHosts = read("idempotency.outbound.hosts", OutboundHosts::parse,
+                "a comma-separated list of host names (*.example.com: its subdomains), each optionally =Header-Name, e.g."
+                        + " api.stripe.com,*.adyen.com,api.paypal.com=PayPal-Request-Id");
+        outboundMethods = read("idempotency.outbound.methods", AgentConfig::methods, "a comma-separated list of HTTP methods, e.g. POST,PATCH");
         sweepInterval = read("idempotency.sweep-interval", v -> durationAtLeast(v, Duration.ofSeconds(1)), ValueParsers.DURATION_FORMAT + ", at least 1s");
         logLevel = read("idempotency.log.level", v -> enumValue(AgentLog.Level.class, v), "error, warn, info or debug");
         Boolean jmxEnabled = read("idempotency.jmx", ValueParsers::bool, "true or false");
@@ -329,6 +339,7 @@ public final class AgentConfig {
                 + (inFlightWait.isZero() ? "" : "; on in-flight wait " + inFlightWait.toMillis() + "ms")
                 + "; failure mode " + lower(failureMode)
                 + "; keep 5xx " + storeServerErrors
+                + (outboundHosts.isEmpty() ? "" : "; derived keys on " + String.join(",", outboundMethods) + " to " + outboundHosts)
                 + (metricsPort > 0 ? "; metrics at http://" + metricsHost + ":" + metricsPort + "/metrics" : "");
     }
 

@@ -14,7 +14,7 @@ import java.util.List;
 public final class HttpMethods implements Iterable<String> {
     private final String[] names;
 
-    HttpMethods(List<String> names) {
+    public HttpMethods(List<String> names) {
         this.names = names.toArray(new String[0]);
     }
 

@@ -28,7 +28,12 @@ final class EffectHooks {
         /** OkHttp 3 and 4: a call's execute and enqueue. */
         OKHTTP_CALL,
         /** A JMS message producer (any implementation of MessageProducer or JMSProducer, javax or jakarta): send. */
-        JMS_PRODUCER
+        JMS_PRODUCER;
+
+        /** An outbound HTTP client's role: hooked also when only derived keys are configured. */
+        boolean isHttp() {
+            return this == JDK_URL_CONNECTION || this == JDK_HTTP_CLIENT || this == APACHE_HTTP_CLIENT || this == OKHTTP_CALL;
+        }
     }
 
     /** The JMS interfaces whose implementations send messages: found by their super types, the brokers' clients being many. */

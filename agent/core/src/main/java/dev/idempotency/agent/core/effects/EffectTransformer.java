@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * Weaves the effect hooks into the classes {@link EffectHooks} names, as they load or, for those loaded already (an
- * attach, a JDK class the JVM loaded early), by retransformation. Registered only under on-expired-lease=transaction.
+ * attach, a JDK class the JVM loaded early), by retransformation. Registered under on-expired-lease=transaction (every
+ * role), or with only the HTTP clients when outbound calls get derived keys.
  */
 public final class EffectTransformer implements ClassFileTransformer {
     private static final String BRIDGE_RESOURCE = EffectWeaver.BRIDGE + ".class";
@@ -30,17 +31,24 @@ public final class EffectTransformer implements ClassFileTransformer {
             + " agent's bridge: the JDBC drivers and HTTP clients it loads are NOT watched, and requests using them may run twice"
             + " after a crash under on-expired-lease=transaction"), BRIDGE_RESOURCE);
 
-    EffectTransformer() {
+    /** False: only the HTTP clients (derived keys without transaction recovery). */
+    private final boolean everyRole;
+
+    EffectTransformer(boolean everyRole) {
+        this.everyRole = everyRole;
     }
 
-    /** Registers the hooks for classes to come and retransforms the hooked classes already loaded. */
-    public static void register(Instrumentation instrumentation) {
-        EffectTransformer transformer = new EffectTransformer();
+    /**
+     * Registers the hooks for classes to come and retransforms the hooked classes already loaded; {@code everyRole}
+     * false: the HTTP clients only.
+     */
+    public static void register(Instrumentation instrumentation, boolean everyRole) {
+        EffectTransformer transformer = new EffectTransformer(everyRole);
         readBridgeFromJdkModules(instrumentation);
         instrumentation.addTransformer(transformer, true);
         List<Class<?>> loaded = new ArrayList<>();
         for (Class<?> type : instrumentation.getAllLoadedClasses()) {
-            if (EffectHooks.roleOf(type.getName().replace('.', '/')) != null && instrumentation.isModifiableClass(type)) loaded.add(type);
+            if (transformer.roleOf(type.getName().replace('.', '/')) != null && instrumentation.isModifiableClass(type)) loaded.add(type);
         }
         for (Class<?> type : loaded) {
             try {
@@ -54,8 +62,8 @@ public final class EffectTransformer implements ClassFileTransformer {
     @Override
     public byte[] transform(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain, byte[] classFile) {
         if (internalName == null || classFile == null || loader == agentLoader) return null;
-        EffectHooks.Role role = EffectHooks.roleOf(internalName);
-        if (role == null && loader != null && ClassFileText.contains(classFile, JMS)) role = jmsProducer(loader, classFile);
+        EffectHooks.Role role = roleOf(internalName);
+        if (role == null && everyRole && loader != null && ClassFileText.contains(classFile, JMS)) role = jmsProducer(loader, classFile);
         if (role == null || (loader != null && loader != PLATFORM && !seesBridge.matches(loader))) return null;
         try {
             byte[] woven = EffectWeaver.weave(classFile, role);
@@ -65,6 +73,11 @@ public final class EffectTransformer implements ClassFileTransformer {
             AgentLog.warn("could not watch " + internalName.replace('/', '.') + ": its effects are NOT seen", t);
             return null;
         }
+    }
+
+    private EffectHooks.Role roleOf(String internalName) {
+        EffectHooks.Role role = EffectHooks.roleOf(internalName);
+        return role != null && (everyRole || role.isHttp()) ? role : null;
     }
 
     private static ClassLoader platformLoader() {

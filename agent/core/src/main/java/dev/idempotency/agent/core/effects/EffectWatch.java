@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class EffectWatch implements EffectHandler {
     private final AtomicBoolean xaReported = new AtomicBoolean();
+    private final AtomicBoolean headerReported = new AtomicBoolean();
 
     /** Installs the watch behind the bridge. */
     public static void install() {
@@ -92,15 +93,66 @@ public final class EffectWatch implements EffectHandler {
         RequestEffects effects = RequestEffects.current();
         if (effects == null) return;
         try {
-            String call = "jms".equals(kind) ? OutboundCalls.describeMessage(target) : OutboundCalls.describe(target);
-            if (call == null) return; // a safe method (GET, HEAD, OPTIONS): no effect to fear
-            effects.external(EffectMark.Kind.EXTERNAL, call);
+            effects.external(EffectMark.Kind.EXTERNAL, OutboundCalls.describeMessage(target));
         } catch (Throwable t) {
-            String message = t instanceof RequestEffects.EffectNotMarked ? t.getMessage()
-                    : "idempotency agent: could not mark this call (" + t + "); it is refused";
-            if (!(t instanceof RequestEffects.EffectNotMarked)) AgentLog.error("could not mark an outbound call of a keyed request; the call is refused", t);
-            throw new EffectBridge.EffectRefused("jms".equals(kind) ? OutboundCalls.jmsRefusal(target, message) : new IOException(message, t));
+            throw refusedCall(t, OutboundCalls.jmsRefusal(target, refusal(t)));
         }
+    }
+
+    /**
+     * An outbound HTTP call of a keyed request: a call to a host that honours a key gets the key derived for it (unless
+     * the application set that header itself), and under transaction recovery its mark says whether it carried one.
+     * The key goes on before the mark is written: a call marked as carrying a key always does.
+     */
+    @Override
+    public Object beforeHttpCall(Object target) {
+        RequestEffects effects = RequestEffects.current();
+        DerivedKeys keys = DerivedKeys.current();
+        if (effects == null && keys == null) return target;
+        try {
+            OutboundCalls.Call call = OutboundCalls.read(target);
+            if (call == null) return target; // a safe method (GET, HEAD, OPTIONS): no effect to fear
+            Object sent = target;
+            DerivedKeys.Derived derived = keys == null || call.method == null ? null : keys.forCall(target, call.method, call.url);
+            if (derived != null && !derived.sent && OutboundCalls.header(target, derived.header) == null) {
+                sent = withKey(target, derived);
+                if (sent != target) keys.sameCall(sent, derived);
+            }
+            if (effects != null) {
+                if (derived != null && derived.sent) {
+                    effects.external(EffectMark.Kind.KEYED_CALL, call.describe() + " " + derived.header + ": " + derived.key);
+                } else {
+                    effects.external(EffectMark.Kind.EXTERNAL, call.describe());
+                }
+            }
+            return sent;
+        } catch (Throwable t) {
+            throw refusedCall(t, new IOException(refusal(t), t));
+        }
+    }
+
+    /** The call with its key; the call unchanged (and so marked as an unkeyed call) when the client would not take it. */
+    private Object withKey(Object target, DerivedKeys.Derived derived) {
+        try {
+            Object sent = OutboundCalls.withHeader(target, derived.header, derived.key);
+            derived.sent = true;
+            return sent;
+        } catch (Throwable t) {
+            if (headerReported.compareAndSet(false, true)) {
+                AgentLog.warn("could not add " + derived.header + " to a call by " + target.getClass().getName() + " (" + t + "): it leaves"
+                        + " without a derived key, as it would without the agent; said once", t);
+            }
+            return target;
+        }
+    }
+
+    private static String refusal(Throwable t) {
+        return t instanceof RequestEffects.EffectNotMarked ? t.getMessage() : "idempotency agent: could not mark this call (" + t + "); it is refused";
+    }
+
+    private static EffectBridge.EffectRefused refusedCall(Throwable t, Exception seen) {
+        if (!(t instanceof RequestEffects.EffectNotMarked)) AgentLog.error("could not mark an outbound call of a keyed request; the call is refused", t);
+        return new EffectBridge.EffectRefused(seen);
     }
 
     @Override

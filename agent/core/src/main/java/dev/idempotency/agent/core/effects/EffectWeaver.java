@@ -9,8 +9,9 @@ import net.bytebuddy.jar.asm.Type;
 
 /**
  * Puts a call to {@code EffectBridge} at the start of the hooked methods of one class (and, for {@code prepareStatement},
- * before each return). Nothing is added but calls: no method, no field, no branch, so no stack map frame changes, and a
- * class already loaded can be retransformed the same way.
+ * before each return). Nothing is added but calls (and, for the JDK's HttpClient, the store of the returned request
+ * into its own argument): no method, no field, no branch, so no stack map frame changes, and a class already loaded
+ * can be retransformed the same way.
  */
 final class EffectWeaver extends ClassVisitor {
     static final String BRIDGE = "dev/idempotency/agent/bootstrap/bridge/EffectBridge";
@@ -94,11 +95,14 @@ final class EffectWeaver extends ClassVisitor {
     private static final class HookedMethod extends MethodVisitor {
         private final Hook hook;
         private final String returnType;
+        private final String firstArgumentType;
 
         HookedMethod(MethodVisitor next, Hook hook, String descriptor) {
             super(Opcodes.ASM9, next);
             this.hook = hook;
             this.returnType = Type.getReturnType(descriptor).getInternalName();
+            Type[] arguments = Type.getArgumentTypes(descriptor);
+            this.firstArgumentType = arguments.length > 0 && arguments[0].getSort() == Type.OBJECT ? arguments[0].getInternalName() : null;
         }
 
         @Override
@@ -126,13 +130,13 @@ final class EffectWeaver extends ClassVisitor {
                     call("xaStarted", OBJECT, Opcodes.ALOAD, 0);
                     break;
                 case OUTBOUND_THIS:
-                    outbound("http", 0);
+                    httpCall(0, null);
                     break;
                 case OUTBOUND_FIRST_ARGUMENT:
-                    outbound("http", 1);
+                    httpCall(1, firstArgumentType); // the JDK's HttpRequest cannot change: a rebuilt one replaces it
                     break;
                 case OUTBOUND_SECOND_ARGUMENT:
-                    outbound("http", 2);
+                    httpCall(2, null);
                     break;
                 case OUTBOUND_JMS:
                     outbound("jms", 0);
@@ -146,6 +150,18 @@ final class EffectWeaver extends ClassVisitor {
         private void call(String method, String descriptor, int... loads) {
             for (int i = 0; i < loads.length; i += 2) super.visitVarInsn(loads[i], loads[i + 1]);
             super.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, method, descriptor, false);
+        }
+
+        /** The bridge sees the call; with {@code replacedType}, what it returns replaces the local (an argument). */
+        private void httpCall(int local, String replacedType) {
+            super.visitVarInsn(Opcodes.ALOAD, local);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "beforeHttpCall", "(Ljava/lang/Object;)Ljava/lang/Object;", false);
+            if (replacedType == null) {
+                super.visitInsn(Opcodes.POP);
+            } else {
+                super.visitTypeInsn(Opcodes.CHECKCAST, replacedType);
+                super.visitVarInsn(Opcodes.ASTORE, local);
+            }
         }
 
         private void outbound(String kind, int local) {

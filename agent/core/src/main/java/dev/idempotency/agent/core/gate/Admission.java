@@ -1,6 +1,7 @@
 package dev.idempotency.agent.core.gate;
 
 import dev.idempotency.agent.core.config.AgentConfig;
+import dev.idempotency.agent.core.effects.DerivedKeys;
 import dev.idempotency.agent.core.effects.RequestEffects;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
@@ -53,6 +54,8 @@ public final class Admission {
     private final InFlightWaits waits;
     /** The effects watched while the application runs, under on-expired-lease=transaction; null otherwise. */
     private final RequestEffects effects;
+    /** The keys of the outbound calls it makes to hosts that honour one; null when none are configured. */
+    private final DerivedKeys derivedKeys;
     /** Where a retry lands that carries a session cookie the response sets, and the fingerprint to record there; or null. */
     private final SessionScope sessions;
     private final String fingerprint;
@@ -80,6 +83,7 @@ public final class Admission {
         heartbeat.register(token);
         this.effects = config.store.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION
                 ? RequestEffects.watch(store, token, config.store.table(), description) : null;
+        this.derivedKeys = DerivedKeys.bind(token.scope(), token.key());
     }
 
     public String description() { return description; }
@@ -90,6 +94,7 @@ public final class Admission {
     public boolean end() {
         if (!ended.compareAndSet(false, true)) return false;
         if (effects != null) effects.close();
+        if (derivedKeys != null) derivedKeys.close();
         heartbeat.unregister(token);
         notHeldHere();
         return true;

@@ -4,6 +4,7 @@ import dev.idempotency.agent.core.AdvisedMethods;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsAccessor;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsHandler;
 import dev.idempotency.agent.core.config.AgentConfig;
+import dev.idempotency.agent.core.effects.DerivedKeys;
 import dev.idempotency.agent.core.effects.RequestEffects;
 import dev.idempotency.agent.core.protocol.Problem;
 import dev.idempotency.agent.core.gate.Answer;
@@ -142,6 +143,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
             // recovery=transaction it is noted as unwatched now, and this thread, which serves other requests next, is not.
             boolean noted = decision.admission().continuesOffThread();
             RequestEffects.unwatchCurrentThread();
+            DerivedKeys.unbindCurrentThread();
             if (!noted) { // its work would run unwatched and unmarked: it does not run
                 if (decision.admission().end()) decision.admission().release("its asynchronous work could not be noted");
                 capture.releaseMemory();

@@ -4,6 +4,7 @@ import dev.idempotency.agent.bootstrap.bridge.AsyncEnd;
 import dev.idempotency.agent.bootstrap.bridge.ResponseCapture;
 import dev.idempotency.agent.bootstrap.bridge.ServletAccessor;
 import dev.idempotency.agent.bootstrap.bridge.ServletExchange;
+import dev.idempotency.agent.core.effects.DerivedKeys;
 import dev.idempotency.agent.core.effects.RequestEffects;
 import dev.idempotency.agent.core.gate.Admission;
 import dev.idempotency.agent.core.gate.Answer;
@@ -93,6 +94,7 @@ final class ProtectedExchange implements ServletExchange, ResponseCapture, Async
     /** The servlet returned or threw: finish now, or when its asynchronous cycle ends. */
     void serviceExited(Object currentRequest, Throwable thrown) {
         RequestEffects.unwatchCurrentThread(); // this thread may serve other requests next
+        DerivedKeys.unbindCurrentThread();
         if (abandoned) { // only the application's own late complete() may end an abandoned request
             relayContainersTimeoutAnswer();
             return;

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** JMS producers of any broker's client, found by their super types and hooked where they send. */
 class JmsEffectsTest {
-    private final EffectTransformer transformer = new EffectTransformer();
+    private final EffectTransformer transformer = new EffectTransformer(true);
     private JdbcIdempotencyStore store;
 
     @BeforeEach

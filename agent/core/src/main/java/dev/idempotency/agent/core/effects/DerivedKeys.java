@@ -1,0 +1,176 @@
+package dev.idempotency.agent.core.effects;
+
+import dev.idempotency.agent.core.config.HttpMethods;
+import dev.idempotency.agent.core.config.OutboundHosts;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The idempotency keys a keyed request's unsafe calls carry to the hosts that honour one ({@code
+ * idempotency.outbound.hosts}): the same on every attempt of the same incoming request, on any node, and different for
+ * each distinct call within it. A key is an HMAC, under the installation's secret, of the scope, the incoming key, the
+ * call's method, host, port and path, and its ordinal among the request's calls to that same method, host, port and
+ * path (so calls elsewhere in between do not shift it); it reveals neither the incoming key nor the scope.
+ *
+ * <p>Bound to the thread that runs the keyed request while it owns its key; calls made on other threads get nothing.
+ */
+public final class DerivedKeys {
+    private static final ThreadLocal<DerivedKeys> CURRENT = new ThreadLocal<>();
+    private static final byte[] PURPOSE = "idempotency-agent outbound key v1".getBytes(StandardCharsets.US_ASCII);
+    private static volatile Settings settings;
+
+    /** A call's key and the header it goes in; {@code sent} once the call carries it (false: the application set its own). */
+    static final class Derived {
+        final String header;
+        final String key;
+        boolean sent;
+
+        Derived(String header, String key) {
+            this.header = header;
+            this.key = key;
+        }
+    }
+
+    private static final class Settings {
+        final OutboundHosts hosts;
+        final HttpMethods methods;
+        final Supplier<byte[]> secret;
+
+        Settings(OutboundHosts hosts, HttpMethods methods, Supplier<byte[]> secret) {
+            this.hosts = hosts;
+            this.methods = methods;
+            this.secret = secret;
+        }
+    }
+
+    private final Settings with;
+    private final String scope;
+    private final String key;
+    private final Map<String, Integer> ordinals = new HashMap<>();
+    /** Calls already decided (a connection's hooks fire more than once; a rebuilt request is the same call). */
+    private final Map<Object, Derived> decided = new IdentityHashMap<>();
+    private volatile boolean closed;
+
+    private DerivedKeys(Settings with, String scope, String key) {
+        this.with = with;
+        this.scope = scope;
+        this.key = key;
+    }
+
+    /** Which hosts get keys, on which methods, and the installation's secret; hosts empty: none, and nothing is bound. */
+    public static void configure(OutboundHosts hosts, HttpMethods methods, Supplier<byte[]> secret) {
+        settings = hosts == null || hosts.isEmpty() ? null : new Settings(hosts, methods, secret);
+    }
+
+    /** Whether any host gets derived keys. */
+    public static boolean configured() {
+        return settings != null;
+    }
+
+    /** Starts deriving keys for the calls of the keyed request ({@code scope}, {@code key}) this thread runs; null when unconfigured. */
+    public static DerivedKeys bind(String scope, String key) {
+        Settings with = settings;
+        if (with == null) return null;
+        DerivedKeys keys = new DerivedKeys(with, scope, key);
+        CURRENT.set(keys);
+        return keys;
+    }
+
+    static DerivedKeys current() {
+        DerivedKeys keys = CURRENT.get();
+        if (keys == null) return null;
+        if (keys.closed) {
+            CURRENT.remove();
+            return null;
+        }
+        return keys;
+    }
+
+    /** The request's service call ended on this thread: this thread may serve other requests next. */
+    public static void unbindCurrentThread() {
+        CURRENT.remove();
+    }
+
+    /** The request ended: no more keys for it, on any thread. */
+    public void close() {
+        closed = true;
+        if (CURRENT.get() == this) CURRENT.remove();
+    }
+
+    /**
+     * The key for a call about to leave ({@code method} already upper case, {@code url} absolute); the same answer for a
+     * call decided before; null when the call's host or method gets none.
+     */
+    Derived forCall(Object call, String method, String url) {
+        Derived known = decided.get(call);
+        if (known != null || decided.containsKey(call)) return known;
+        Derived derived = null;
+        URI uri = parse(url);
+        String host = uri == null ? null : uri.getHost();
+        String header = host == null || !with.methods.contains(method) ? null : with.hosts.headerFor(host);
+        if (header != null) {
+            String h = host.toLowerCase(Locale.ROOT);
+            int port = effectivePort(uri);
+            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+            String endpoint = method + ' ' + h + ':' + port + path;
+            Integer previous = ordinals.get(endpoint);
+            int ordinal = previous == null ? 0 : previous + 1;
+            ordinals.put(endpoint, ordinal);
+            derived = new Derived(header, derive(with.secret.get(), scope, key, method, h, port, path, ordinal));
+        }
+        decided.put(call, derived);
+        return derived;
+    }
+
+    /** The same call under another object (a request rebuilt with the key): decided as the first. */
+    void sameCall(Object rebuilt, Derived derived) {
+        decided.put(rebuilt, derived);
+    }
+
+    /** The derived key, formatted as a UUID (version 8, RFC 9562) that providers' key formats all accept. */
+    static String derive(byte[] secret, String scope, String key, String method, String host, int port, String path, int ordinal) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            mac.update(PURPOSE);
+            for (String field : new String[] {scope, key, method, host, Integer.toString(port), path, Integer.toString(ordinal)}) {
+                byte[] bytes = field.getBytes(StandardCharsets.UTF_8);
+                mac.update(new byte[] {(byte) (bytes.length >>> 24), (byte) (bytes.length >>> 16), (byte) (bytes.length >>> 8), (byte) bytes.length});
+                mac.update(bytes);
+            }
+            byte[] b = mac.doFinal();
+            b[6] = (byte) ((b[6] & 0x0f) | 0x80);
+            b[8] = (byte) ((b[8] & 0x3f) | 0x80);
+            StringBuilder uuid = new StringBuilder(36);
+            for (int i = 0; i < 16; i++) {
+                if (i == 4 || i == 6 || i == 8 || i == 10) uuid.append('-');
+                uuid.append(Character.forDigit((b[i] >> 4) & 0xf, 16)).append(Character.forDigit(b[i] & 0xf, 16));
+            }
+            return uuid.toString();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is required of every JVM", e);
+        }
+    }
+
+    private static URI parse(String url) {
+        try {
+            return url == null ? null : new URI(url);
+        } catch (java.net.URISyntaxException e) {
+            return null;
+        }
+    }
+
+    private static int effectivePort(URI uri) {
+        if (uri.getPort() >= 0) return uri.getPort();
+        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    }
+}

@@ -1,0 +1,188 @@
+package dev.idempotency.agent.core.effects;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.idempotency.agent.bootstrap.bridge.EffectBridge;
+import dev.idempotency.agent.core.config.HttpMethods;
+import dev.idempotency.agent.core.config.OutboundHosts;
+import dev.idempotency.store.EffectMark;
+import dev.idempotency.store.ExpiredLeasePolicy;
+import dev.idempotency.store.Reservation;
+import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Derived keys through the real jars of Apache HttpClient 4 and 5 and OkHttp, woven as the transformer weaves them,
+ * calling a real server that records what it received: a listed host gets a key on its unsafe calls, a different one
+ * for each call to the same path and the same ones again when the request runs again; an unlisted host, a safe method
+ * and a call whose header the application set itself get nothing added.
+ */
+class DerivedKeysClientsTest {
+    private static final byte[] SECRET = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private JdbcIdempotencyStore store;
+    private HttpServer server;
+    /** "METHOD path Idempotency-Key PayPal-Request-Id" of every request received. */
+    private final List<String> received = Collections.synchronizedList(new ArrayList<>());
+
+    @BeforeEach
+    void start() throws IOException {
+        EffectWatch.install();
+        DerivedKeys.configure(OutboundHosts.parse("127.0.0.1, *.example.test=PayPal-Request-Id"),
+                new HttpMethods(Arrays.asList("POST", "PATCH")), () -> SECRET.clone());
+        store = JdbcIdempotencyStore.open(StoreSettings.builder().url("jdbc:h2:mem:keys-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
+                .expiredLeasePolicy(ExpiredLeasePolicy.TRANSACTION).build());
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            received.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " "
+                    + exchange.getRequestHeaders().getFirst("Idempotency-Key"));
+            exchange.sendResponseHeaders(200, 2);
+            exchange.getResponseBody().write("ok".getBytes(StandardCharsets.US_ASCII));
+            exchange.close();
+        });
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        RequestEffects.unwatchCurrentThread();
+        DerivedKeys.unbindCurrentThread();
+        DerivedKeys.configure(null, null, null);
+        EffectBridge.install(null);
+        server.stop(0);
+        store.close();
+    }
+
+    private String url(String host, String path) {
+        return "http://" + host + ":" + server.getAddress().getPort() + path;
+    }
+
+    private List<String> oneRun(String client, String key) throws Exception {
+        received.clear();
+        DerivedKeys keys = DerivedKeys.bind("scope-a", key);
+        call(client, "POST", url("127.0.0.1", "/v1/charges"), null);
+        call(client, "GET", url("127.0.0.1", "/v1/charges"), null);
+        call(client, "POST", url("localhost", "/v1/refunds"), null); // not listed, and between the two charges
+        call(client, "POST", url("127.0.0.1", "/v1/charges"), null);
+        call(client, "POST", url("127.0.0.1", "/v1/customers"), "the-applications-own");
+        keys.close();
+        return new ArrayList<>(received);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"apache4", "apache5", "okhttp"})
+    void aListedHostGetsAKeyPerCallTheSameOnEveryRunAndNothingElseChanges(String client) throws Exception {
+        List<String> first = oneRun(client, "incoming-1");
+        assertEquals(5, first.size(), first.toString());
+        String charge1 = keyOf(first.get(0));
+        String charge2 = keyOf(first.get(3));
+        assertTrue(charge1.matches("[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"), charge1);
+        assertNotEquals(charge1, charge2, "two calls to the same path get two keys");
+        assertEquals("GET /v1/charges null", first.get(1), "a safe method gets none");
+        assertEquals("POST /v1/refunds null", first.get(2), "an unlisted host gets none");
+        assertEquals("POST /v1/customers the-applications-own", first.get(4), "the application's own header is left alone");
+        assertEquals(first, oneRun(client, "incoming-1"), "the request run again sends the same keys");
+        List<String> other = oneRun(client, "incoming-2");
+        assertNotEquals(charge1, keyOf(other.get(0)), "another incoming key, other derived keys");
+        assertEquals(DerivedKeys.derive(SECRET, "scope-a", "incoming-1", "POST", "127.0.0.1", server.getAddress().getPort(), "/v1/charges", 1), charge2);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"apache4", "apache5", "okhttp"})
+    void underTransactionRecoveryAKeyedCallIsMarkedSafeToRepeatAndAnUnlistedOneIsNot(String client) throws Exception {
+        Reservation owned = store.reserve("t", client, "fp");
+        RequestEffects effects = RequestEffects.watch(store, owned.token(), "idempotency_keys", "test request");
+        DerivedKeys keys = DerivedKeys.bind("t", client);
+        call(client, "POST", url("127.0.0.1", "/v1/charges?amount=5"), null);
+        call(client, "POST", url("localhost", "/v1/refunds"), null);
+        keys.close();
+        effects.close();
+        List<EffectMark> marks = store.find("t", client).get().effects();
+        assertEquals(2, marks.size(), marks.toString());
+        assertEquals(EffectMark.Kind.KEYED_CALL, marks.get(0).kind());
+        assertEquals("HTTP POST " + url("127.0.0.1", "/v1/charges") + " Idempotency-Key: " + keyOf(received.get(0)), marks.get(0).detail());
+        assertEquals(EffectMark.Kind.EXTERNAL, marks.get(1).kind());
+        assertEquals("HTTP POST " + url("localhost", "/v1/refunds"), marks.get(1).detail());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"apache4", "okhttp"})
+    void outsideAKeyedRequestNothingIsAdded(String client) throws Exception {
+        call(client, "POST", url("127.0.0.1", "/v1/charges"), null);
+        assertEquals(List.of("POST /v1/charges null"), received);
+    }
+
+    private static String keyOf(String line) {
+        String key = line.substring(line.lastIndexOf(' ') + 1);
+        assertNotEquals("null", key, line);
+        return key;
+    }
+
+    /** One call through the woven client, by reflection: the client's classes live in their own loader. */
+    private static void call(String client, String method, String url, String ownKey) throws Exception {
+        ClassLoader loader = WovenJar.of("apache4".equals(client) ? "org.apache.http.impl.client.InternalHttpClient"
+                : "apache5".equals(client) ? "org.apache.hc.client5.http.impl.classic.InternalHttpClient" : "okhttp3.internal.connection.RealCall");
+        switch (client) {
+            case "apache4":
+            case "apache5": {
+                String base = "apache4".equals(client) ? "org.apache.http.impl.client." : "org.apache.hc.client5.http.impl.classic.";
+                String methods = "apache4".equals(client) ? "org.apache.http.client.methods." : "org.apache.hc.client5.http.classic.methods.";
+                Object http = loader.loadClass(base + "HttpClients").getMethod("createDefault").invoke(null);
+                Object request = loader.loadClass(methods + ("GET".equals(method) ? "HttpGet" : "HttpPost")).getConstructor(String.class).newInstance(url);
+                if (ownKey != null) {
+                    for (Method m : request.getClass().getMethods()) {
+                        if (m.getName().equals("addHeader") && m.getParameterCount() == 2 && m.getParameterTypes()[0] == String.class) {
+                            m.invoke(request, "Idempotency-Key", ownKey);
+                            break;
+                        }
+                    }
+                }
+                Method execute = null;
+                for (Method m : http.getClass().getMethods()) {
+                    if (m.getName().equals("execute") && m.getParameterCount() == 1
+                            && (m.getParameterTypes()[0].getSimpleName().equals("HttpUriRequest") || m.getParameterTypes()[0].getSimpleName().equals("ClassicHttpRequest"))) {
+                        execute = m;
+                    }
+                }
+                Object response = execute.invoke(http, request);
+                ((java.io.Closeable) response).close();
+                ((java.io.Closeable) http).close();
+                return;
+            }
+            default: {
+                Object http = loader.loadClass("okhttp3.OkHttpClient").getConstructor().newInstance();
+                Object builder = loader.loadClass("okhttp3.Request$Builder").getConstructor().newInstance();
+                builder.getClass().getMethod("url", String.class).invoke(builder, url);
+                if (ownKey != null) builder.getClass().getMethod("header", String.class, String.class).invoke(builder, "Idempotency-Key", ownKey);
+                if ("POST".equals(method)) {
+                    Class<?> body = loader.loadClass("okhttp3.RequestBody");
+                    Object empty = body.getMethod("create", byte[].class, loader.loadClass("okhttp3.MediaType")).invoke(null, new byte[0], null);
+                    builder.getClass().getMethod("post", body).invoke(builder, empty);
+                }
+                Object request = builder.getClass().getMethod("build").invoke(builder);
+                Object call = http.getClass().getMethod("newCall", request.getClass()).invoke(http, request);
+                Object response = call.getClass().getMethod("execute").invoke(call);
+                ((java.io.Closeable) response).close();
+            }
+        }
+    }
+}
