@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * POST /payouts: tells a payment provider over HTTP (HttpURLConnection, or the JDK's HttpClient with X-Client: jdk), writing
- * nothing to its own database.
+ * nothing to its own database. What a test may ask of it, by headers: X-Provider-Calls (how many calls, default 1),
+ * X-Own-Key (an Idempotency-Key of its own on each call, as an application written for the provider would send),
+ * X-Fail-After-Call (answer 500 once the calls are made, as an application whose later step failed).
  */
 @WebServlet("/payouts")
 public class NotifyServlet extends HttpServlet {
@@ -24,17 +26,27 @@ public class NotifyServlet extends HttpServlet {
         String body = Transfers.text(request.getInputStream());
         String transfer = Transfers.field(body, "transfer");
         String provider = request.getHeader("X-Provider-Url") + "/" + transfer;
-        int status = "jdk".equals(request.getHeader("X-Client")) ? postWithJdkClient(provider, body) : postWithUrlConnection(provider, body);
+        String ownKey = request.getHeader("X-Own-Key");
+        int calls = request.getHeader("X-Provider-Calls") == null ? 1 : Integer.parseInt(request.getHeader("X-Provider-Calls"));
+        int status = 0;
+        for (int i = 0; i < calls; i++) {
+            status = "jdk".equals(request.getHeader("X-Client")) ? postWithJdkClient(provider, body, ownKey) : postWithUrlConnection(provider, body, ownKey);
+        }
         Transfers.stage(transfer, "called-out");
         Transfers.pause(request.getHeader("X-Pause-After-Call-Ms"));
+        if (request.getHeader("X-Fail-After-Call") != null) {
+            response.sendError(500, "the step after the provider's call failed");
+            return;
+        }
         response.setStatus(201);
         response.setContentType("application/json");
         response.getWriter().write("{\"transfer\":\"" + transfer + "\",\"provider\":" + status + ",\"at\":" + System.nanoTime() + "}");
     }
 
-    private static int postWithUrlConnection(String url, String body) throws IOException {
+    private static int postWithUrlConnection(String url, String body, String ownKey) throws IOException {
         HttpURLConnection call = (HttpURLConnection) new URL(url).openConnection();
         call.setRequestMethod("POST");
+        if (ownKey != null) call.setRequestProperty("Idempotency-Key", ownKey);
         call.setDoOutput(true);
         try (OutputStream out = call.getOutputStream()) {
             out.write(body.getBytes(StandardCharsets.UTF_8));
@@ -47,7 +59,7 @@ public class NotifyServlet extends HttpServlet {
     }
 
     /** The JDK's HttpClient (Java 11+), reached by reflection: this application compiles for Java 8. */
-    private static int postWithJdkClient(String url, String body) throws IOException {
+    private static int postWithJdkClient(String url, String body, String ownKey) throws IOException {
         try {
             Class<?> clientType = Class.forName("java.net.http.HttpClient");
             Object client = clientType.getMethod("newHttpClient").invoke(null);
@@ -57,6 +69,10 @@ public class NotifyServlet extends HttpServlet {
             Object builder = requestType.getMethod("newBuilder", java.net.URI.class).invoke(null, java.net.URI.create(url));
             Object publisher = publishers.getMethod("ofString", String.class).invoke(null, body);
             builder = Class.forName("java.net.http.HttpRequest$Builder").getMethod("POST", publisherType).invoke(builder, publisher);
+            if (ownKey != null) {
+                builder = Class.forName("java.net.http.HttpRequest$Builder").getMethod("header", String.class, String.class)
+                        .invoke(builder, "Idempotency-Key", ownKey);
+            }
             Object built = Class.forName("java.net.http.HttpRequest$Builder").getMethod("build").invoke(builder);
             Class<?> handlerType = Class.forName("java.net.http.HttpResponse$BodyHandler");
             Object handler = Class.forName("java.net.http.HttpResponse$BodyHandlers").getMethod("ofString").invoke(null);
