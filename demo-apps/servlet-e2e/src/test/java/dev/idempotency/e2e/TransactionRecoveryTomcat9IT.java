@@ -1,14 +1,11 @@
 package dev.idempotency.e2e;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.idempotency.store.testing.Await;
 import dev.idempotency.store.testing.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -22,11 +19,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,16 +32,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * database through the container's DataSource (Tomcat's DBCP pool, the driver in lib/), by hand and through Spring's
  * {@code @Transactional}, and calls a payment provider over HTTP. The server is killed with SIGKILL while keyed
  * requests stand (a) after their write and before their commit, (b) after their commit and before their response was
- * recorded, (c) after their outbound call, (d) after a commit on a thread of an asynchronous cycle (which the agent
- * does not watch: the request falls back to reconcile); the same keys are then sent again. Every case is asserted on the
- * application's rows and the provider's calls, not only on status codes.
+ * recorded, (c) after their outbound call to a host not listed in idempotency.outbound.hosts, (d) after a commit on a
+ * thread of an asynchronous cycle (which the agent does not watch: the request falls back to reconcile), (e) after
+ * their outbound call to a listed host, which carried a derived key (the provider honours it as Stripe does); the same
+ * keys are then sent again. Every case is asserted on the application's rows and the provider's executions and keys,
+ * not only on status codes.
  */
 class TransactionRecoveryTomcat9IT {
     private static final int ROUNDS = 5;
     private static final String HOLD = "60000";
     private static final Duration AWAIT = Duration.ofSeconds(60);
 
-    private enum Case { BEFORE_COMMIT, AFTER_COMMIT, AFTER_CALL, AFTER_ASYNC_COMMIT }
+    private enum Case { BEFORE_COMMIT, AFTER_COMMIT, AFTER_CALL, AFTER_ASYNC_COMMIT, AFTER_KEYED_CALL }
 
     private static final class Attempt {
         final Case at;
@@ -65,11 +61,16 @@ class TransactionRecoveryTomcat9IT {
         }
 
         String path() {
-            return at == Case.AFTER_CALL ? "/payouts" : at == Case.AFTER_ASYNC_COMMIT ? "/async-transfers" : spring ? "/spring/transfers" : "/transfers";
+            return at == Case.AFTER_CALL || at == Case.AFTER_KEYED_CALL ? "/payouts" : at == Case.AFTER_ASYNC_COMMIT ? "/async-transfers" : spring ? "/spring/transfers" : "/transfers";
         }
 
         String stage() {
-            return at == Case.BEFORE_COMMIT ? "written" : at == Case.AFTER_CALL ? "called-out" : "committed";
+            return at == Case.BEFORE_COMMIT ? "written" : at == Case.AFTER_CALL || at == Case.AFTER_KEYED_CALL ? "called-out" : "committed";
+        }
+
+        /** Whether a retry after the kill runs the request again (nothing it did is unsafe to repeat). */
+        boolean runsAgain() {
+            return at == Case.BEFORE_COMMIT || at == Case.AFTER_KEYED_CALL;
         }
     }
 
@@ -80,19 +81,18 @@ class TransactionRecoveryTomcat9IT {
         String suffix = Long.toHexString(System.nanoTime());
         String table = "transfers_" + suffix;
         String storeTable = "idem_tx_" + suffix;
-        Map<String, AtomicInteger> providerCalls = new ConcurrentHashMap<>();
-        HttpServer provider = provider(providerCalls);
+        ProviderStub provider = new ProviderStub();
         Random random = new Random();
         int[] decided = new int[Case.values().length];
         try (TomcatServer server = TomcatServer.transfersTomcat9()) {
             server.library(driverJar(database)).context(contextXml(db, database));
             server.set("idempotency.recovery", "transaction").set("idempotency.lease", "2s").set("idempotency.sweep-interval", "1s")
-                    .set("idempotency.store.url", db.url).set("idempotency.store.table", storeTable).set("transfers.table", table);
+                    .set("idempotency.store.url", db.url).set("idempotency.store.table", storeTable).set("transfers.table", table)
+                    .set("idempotency.outbound.hosts", "127.0.0.1"); // localhost reaches the same provider, unlisted
             if (db.user != null) server.set("idempotency.store.user", db.user);
             if (db.password != null) server.set("idempotency.store.password", db.password);
             server.application("/shop", "/stages");
             server.start();
-            String providerUrl = "http://127.0.0.1:" + provider.getAddress().getPort() + "/psp";
             for (int round = 0; round < ROUNDS; round++) {
                 Client client = new Client(server.baseUrl());
                 List<Attempt> attempts = new ArrayList<>();
@@ -100,9 +100,8 @@ class TransactionRecoveryTomcat9IT {
                     for (int i = 0; i < 4; i++) attempts.add(new Attempt(at, i % 2 == 1));
                 }
                 for (Attempt a : attempts) {
-                    HttpRequest.Builder request = request(client, a).header("X-Provider-Url", providerUrl)
-                            .header("X-Client", a.spring ? "jdk" : "url-connection") // for payouts: the JDK's HttpClient or HttpURLConnection
-                            .header(a.at == Case.BEFORE_COMMIT ? "X-Pause-Before-Commit-Ms" : a.at == Case.AFTER_CALL
+                    HttpRequest.Builder request = request(client, a, provider)
+                            .header(a.at == Case.BEFORE_COMMIT ? "X-Pause-Before-Commit-Ms" : a.at == Case.AFTER_CALL || a.at == Case.AFTER_KEYED_CALL
                                     ? "X-Pause-After-Call-Ms" : "X-Pause-After-Commit-Ms", HOLD);
                     client.sendAsync(request);
                 }
@@ -115,32 +114,43 @@ class TransactionRecoveryTomcat9IT {
                 for (Attempt a : attempts) {
                     long expected = a.at == Case.AFTER_COMMIT || a.at == Case.AFTER_ASYNC_COMMIT ? 1 : 0;
                     assertEquals(expected, rows(db, table, a.transfer), a.at + " " + a.transfer + ": rows left by the crash");
-                    if (a.at == Case.AFTER_CALL) assertEquals(1, calls(providerCalls, a.transfer), "the provider was called once");
+                    if (a.at == Case.AFTER_CALL || a.at == Case.AFTER_KEYED_CALL) {
+                        assertEquals(1, provider.executions(a.transfer), "the provider was called once");
+                    }
                 }
                 server.start();
                 Client again = new Client(server.baseUrl());
                 for (Attempt a : attempts) {
-                    HttpResponse<byte[]> retry = Await.until("the retry of " + a.key + " to be decided", AWAIT, () -> send(again, request(again, a)),
+                    HttpResponse<byte[]> retry = Await.until("the retry of " + a.key + " to be decided", AWAIT, () -> send(again, request(again, a, provider)),
                             r -> r.statusCode() != 409 || PaymentsScenarios.text(r).contains("outcome-unknown"));
-                    if (a.at == Case.BEFORE_COMMIT) {
+                    if (a.runsAgain()) {
                         if (retry.statusCode() != 201) {
                             throw new AssertionError(a.at + (a.spring ? " (Spring)" : " (servlet)") + ": " + PaymentsScenarios.text(retry)
                                     + "; marks " + markList(db, storeTable, a.key));
                         }
                         assertEquals(null, retry.headers().firstValue("Idempotent-Replayed").orElse(null), "it ran again");
-                        assertEquals(1, rows(db, table, a.transfer), "exactly one transfer after the rerun");
-                        HttpResponse<byte[]> replay = send(again, request(again, a));
+                        if (a.at == Case.BEFORE_COMMIT) assertEquals(1, rows(db, table, a.transfer), "exactly one transfer after the rerun");
+                        if (a.at == Case.AFTER_KEYED_CALL) {
+                            List<String> keys = provider.keys(a.transfer);
+                            assertEquals(2, keys.size(), "called by the first run and the rerun: " + keys);
+                            assertTrue(!"null".equals(keys.get(0)) && keys.get(0).equals(keys.get(1)), "the same derived key twice: " + keys);
+                            assertEquals(1, provider.executions(a.transfer), "the provider charged once");
+                        }
+                        HttpResponse<byte[]> replay = send(again, request(again, a, provider));
                         assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElse(null));
                         assertArrayEquals(retry.body(), replay.body());
                     } else {
                         PaymentsScenarios.assertProblem(retry, 409, "outcome-unknown");
-                        PaymentsScenarios.assertProblem(send(again, request(again, a)), 409, "outcome-unknown");
-                        if (a.at == Case.AFTER_CALL) assertEquals(1, calls(providerCalls, a.transfer), "the provider was not called again");
+                        PaymentsScenarios.assertProblem(send(again, request(again, a, provider)), 409, "outcome-unknown");
+                        if (a.at == Case.AFTER_CALL) {
+                            assertEquals(1, provider.executions(a.transfer), "the provider was not called again");
+                            assertEquals(List.of("null"), provider.keys(a.transfer), "no key for a host not listed");
+                        }
                         else assertEquals(1, rows(db, table, a.transfer), "never run a second time");
                         List<String> marks = marks(db, storeTable, a.key);
                         String expected = a.at == Case.AFTER_COMMIT ? "COMMIT commit"
                                 : a.at == Case.AFTER_ASYNC_COMMIT ? "UNWATCHED asynchronous processing on threads the agent does not watch"
-                                : "EXTERNAL HTTP POST " + providerUrl + "/" + a.transfer;
+                                : "EXTERNAL HTTP POST " + provider.url("localhost") + "/" + a.transfer;
                         assertEquals(List.of(expected), marks, "why the outcome is unknown");
                     }
                     decided[a.at.ordinal()]++;
@@ -149,17 +159,21 @@ class TransactionRecoveryTomcat9IT {
             String agentLines = server.agentLines();
             assertTrue(!agentLines.contains("NOT watched") && !agentLines.contains("could not watch"), agentLines);
         } finally {
-            provider.stop(0);
+            provider.close();
             dropTables(db, table, storeTable);
         }
         System.out.println("[transaction recovery on " + database + "] kills: " + ROUNDS + "; decided after a kill: before commit "
                 + decided[0] + " (all ran once more), after commit " + decided[1] + " (all outcome-unknown), after an HTTP call "
-                + decided[2] + " (all outcome-unknown), after an asynchronous commit " + decided[3] + " (all outcome-unknown)");
+                + decided[2] + " (all outcome-unknown), after an asynchronous commit " + decided[3] + " (all outcome-unknown), after an HTTP"
+                + " call with a derived key " + decided[4] + " (all ran once more, the provider charging once)");
         for (int n : decided) assertTrue(n >= 20, "at least 20 of each case");
     }
 
-    private static HttpRequest.Builder request(Client client, Attempt a) {
+    /** The attempt's request; for payouts, the provider under the name its case calls it by, through the client its case uses. */
+    private static HttpRequest.Builder request(Client client, Attempt a, ProviderStub provider) {
         return client.request(a.path()).header("Idempotency-Key", a.key).header("Content-Type", "application/json")
+                .header("X-Provider-Url", provider.url(a.at == Case.AFTER_CALL ? "localhost" : "127.0.0.1"))
+                .header("X-Client", a.spring ? "jdk" : "url-connection") // the JDK's HttpClient or HttpURLConnection
                 .POST(HttpRequest.BodyPublishers.ofString(a.body()));
     }
 
@@ -177,27 +191,6 @@ class TransactionRecoveryTomcat9IT {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** A payment provider: counts the POSTs for each transfer. */
-    private static HttpServer provider(Map<String, AtomicInteger> calls) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        server.createContext("/psp/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            String path = exchange.getRequestURI().getPath();
-            calls.computeIfAbsent(path.substring(path.lastIndexOf('/') + 1), k -> new AtomicInteger()).incrementAndGet();
-            byte[] ok = "{\"accepted\":true}".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, ok.length);
-            exchange.getResponseBody().write(ok);
-            exchange.close();
-        });
-        server.start();
-        return server;
-    }
-
-    private static int calls(Map<String, AtomicInteger> calls, String transfer) {
-        AtomicInteger n = calls.get(transfer);
-        return n == null ? 0 : n.get();
     }
 
     private static Path driverJar(String database) throws Exception {
