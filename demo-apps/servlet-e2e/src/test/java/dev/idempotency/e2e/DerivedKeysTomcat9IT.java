@@ -23,17 +23,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DerivedKeysTomcat9IT {
     private static ProviderStub provider;
+    /** Reached by the Stripe SDK, at an address of its own that idempotency.outbound.replace-keys names. */
+    private static ProviderStub stripe;
     private static TomcatServer server;
     private static Client client;
 
     @BeforeAll
     static void start() throws Exception {
         provider = new ProviderStub();
+        stripe = new ProviderStub(java.net.InetAddress.getByName("127.0.0.2"));
         server = TomcatServer.transfersTomcat9();
         Path h2 = Path.of(org.h2.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         server.library(h2).context("<Context><Resource name=\"jdbc/transfers\" auth=\"Container\" type=\"javax.sql.DataSource\""
                 + " driverClassName=\"org.h2.Driver\" url=\"jdbc:h2:mem:transfers;DB_CLOSE_DELAY=-1\"/></Context>");
-        server.set("idempotency.outbound.hosts", "127.0.0.1");
+        server.set("idempotency.outbound.hosts", "127.0.0.1,127.0.0.2").set("idempotency.outbound.replace-keys", "127.0.0.2");
         server.application("/shop", "/stages");
         server.start();
         client = new Client(server.baseUrl());
@@ -43,6 +46,7 @@ class DerivedKeysTomcat9IT {
     static void stop() throws Exception {
         if (server != null) server.close();
         if (provider != null) provider.close();
+        if (stripe != null) stripe.close();
     }
 
     private static HttpRequest.Builder payout(String key, String transfer, String via, String host) {
@@ -101,5 +105,31 @@ class DerivedKeysTomcat9IT {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"transfer\":\"" + unkeyed + "\",\"amount\":1200}"));
         assertEquals(201, client.send(noKey).statusCode());
         assertEquals(List.of("null"), provider.keys(unkeyed), "a request without a key derives nothing");
+    }
+
+    private static HttpRequest.Builder stripeCharge(String key, String transfer) {
+        return client.request("/stripe-charges").header("Idempotency-Key", key).header("Content-Type", "application/json")
+                .header("X-Provider-Url", stripe.base())
+                .POST(HttpRequest.BodyPublishers.ofString("{\"transfer\":\"" + transfer + "\",\"amount\":1200}"));
+    }
+
+    /**
+     * stripe-java makes up a random Idempotency-Key for every POST, so the application's re-run would charge again with
+     * a new one: for a host in idempotency.outbound.replace-keys the derived key replaces it, and the SDK's own network
+     * retry of the same call (the same made-up key) keeps the derived key it got.
+     */
+    @org.junit.jupiter.api.Test
+    void theStripeSdksOwnKeyIsReplacedSoThatARerunAndTheSdksRetryChargeOnce() throws Exception {
+        String key = UUID.randomUUID().toString();
+        String transfer = "flaky-" + transfer(); // its first answer is lost: the SDK retries that call itself
+        assertEquals(500, client.send(stripeCharge(key, transfer).header("X-Fail-After-Call", "yes")).statusCode());
+        HttpResponse<byte[]> retry = client.send(stripeCharge(key, transfer));
+        assertEquals(201, retry.statusCode(), new String(retry.body()));
+        List<String> keys = stripe.keys(transfer);
+        assertEquals(3, keys.size(), "the SDK's call, its own retry, and the re-run's call: " + keys);
+        assertEquals(1, keys.stream().distinct().count(), "one key for all three: " + keys);
+        assertTrue(keys.get(0).matches("[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"),
+                "the derived key (a version 8 UUID), not the SDK's version 4: " + keys);
+        assertEquals(1, stripe.executions(transfer), "the provider charged once");
     }
 }

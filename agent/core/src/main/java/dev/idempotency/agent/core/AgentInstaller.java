@@ -62,7 +62,7 @@ public final class AgentInstaller {
         RequestsBeforeAttach beforeAttach = new RequestsBeforeAttach();
         ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage, beforeAttach, firstRequest));
         JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage, firstRequest));
-        DerivedKeys.configure(config.outboundHosts, config.outboundMethods, lifecycle::installationSecret);
+        DerivedKeys.configure(config.outboundHosts, config.outboundReplaceKeys, config.outboundMethods, lifecycle::installationSecret);
         boolean transaction = config.store.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION;
         if (transaction || DerivedKeys.configured()) {
             // transaction: the application's commits decide what a crash means, its JDBC drivers and HTTP clients get

@@ -58,6 +58,7 @@ public final class AgentConfig {
         d.put("idempotency.unknown-retention", "30d");
         d.put("idempotency.outbound.hosts", "");
         d.put("idempotency.outbound.methods", "POST,PATCH");
+        d.put("idempotency.outbound.replace-keys", "");
         d.put("idempotency.sweep-interval", "1m");
         d.put("idempotency.store.url", null);
         d.put("idempotency.store.user", null);
@@ -117,6 +118,8 @@ public final class AgentConfig {
     public final OutboundHosts outboundHosts;
     /** The methods of calls to those hosts that get a derived key. */
     public final HttpMethods outboundMethods;
+    /** Hosts whose calls' own keys are replaced by derived ones: their client makes one up per call (stripe-java). */
+    public final OutboundHosts outboundReplaceKeys;
 
     private AgentConfig(ConfigSource source) {
         this.source = source;
@@ -168,6 +171,13 @@ public final class AgentConfig {
                 "a comma-separated list of host names (*.example.com: its subdomains), each optionally =Header-Name, e.g."
                         + " api.stripe.com,*.adyen.com,api.paypal.com=PayPal-Request-Id");
         outboundMethods = read("idempotency.outbound.methods", AgentConfig::methods, "a comma-separated list of HTTP methods, e.g. POST,PATCH");
+        outboundReplaceKeys = read("idempotency.outbound.replace-keys", v -> v.contains("=") ? null : OutboundHosts.parse(v),
+                "a comma-separated list of host names (*.example.com: its subdomains) also listed in idempotency.outbound.hosts,"
+                        + " whose clients make up a key per call, e.g. api.stripe.com");
+        if (outboundReplaceKeys != null && !outboundReplaceKeys.isEmpty() && outboundHosts != null && outboundHosts.isEmpty()) {
+            errors.add("setting 'idempotency.outbound.replace-keys' (" + outboundReplaceKeys + ") needs the hosts listed in"
+                    + " 'idempotency.outbound.hosts' too, which is empty");
+        }
         sweepInterval = read("idempotency.sweep-interval", v -> durationAtLeast(v, Duration.ofSeconds(1)), ValueParsers.DURATION_FORMAT + ", at least 1s");
         logLevel = read("idempotency.log.level", v -> enumValue(AgentLog.Level.class, v), "error, warn, info or debug");
         Boolean jmxEnabled = read("idempotency.jmx", ValueParsers::bool, "true or false");
@@ -339,7 +349,8 @@ public final class AgentConfig {
                 + (inFlightWait.isZero() ? "" : "; on in-flight wait " + inFlightWait.toMillis() + "ms")
                 + "; failure mode " + lower(failureMode)
                 + "; keep 5xx " + storeServerErrors
-                + (outboundHosts.isEmpty() ? "" : "; derived keys on " + String.join(",", outboundMethods) + " to " + outboundHosts)
+                + (outboundHosts.isEmpty() ? "" : "; derived keys on " + String.join(",", outboundMethods) + " to " + outboundHosts
+                        + (outboundReplaceKeys.isEmpty() ? "" : ", replacing the clients' own keys to " + outboundReplaceKeys))
                 + (metricsPort > 0 ? "; metrics at http://" + metricsHost + ":" + metricsPort + "/metrics" : "");
     }
 

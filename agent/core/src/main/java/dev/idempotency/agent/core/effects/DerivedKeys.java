@@ -28,7 +28,7 @@ public final class DerivedKeys {
     private static final byte[] PURPOSE = "idempotency-agent outbound key v1".getBytes(StandardCharsets.US_ASCII);
     private static volatile Settings settings;
 
-    /** A call's key and the header it goes in; {@code sent} once the call carries it (false: the application set its own). */
+    /** A call's key (null: it keeps its own) and the header it goes in; {@code sent} once the call carries it. */
     static final class Derived {
         final String header;
         final String key;
@@ -42,11 +42,13 @@ public final class DerivedKeys {
 
     private static final class Settings {
         final OutboundHosts hosts;
+        final OutboundHosts replaced;
         final HttpMethods methods;
         final Supplier<byte[]> secret;
 
-        Settings(OutboundHosts hosts, HttpMethods methods, Supplier<byte[]> secret) {
+        Settings(OutboundHosts hosts, OutboundHosts replaced, HttpMethods methods, Supplier<byte[]> secret) {
             this.hosts = hosts;
+            this.replaced = replaced == null ? OutboundHosts.NONE : replaced;
             this.methods = methods;
             this.secret = secret;
         }
@@ -56,6 +58,8 @@ public final class DerivedKeys {
     private final String scope;
     private final String key;
     private final Map<String, Integer> ordinals = new HashMap<>();
+    /** Keys a client made up (by endpoint and value), with the derived key that replaced each. */
+    private final Map<String, String> replacedKeys = new HashMap<>();
     /** Calls already decided (a connection's hooks fire more than once; a rebuilt request is the same call). */
     private final Map<Object, Derived> decided = new IdentityHashMap<>();
     private volatile boolean closed;
@@ -66,9 +70,12 @@ public final class DerivedKeys {
         this.key = key;
     }
 
-    /** Which hosts get keys, on which methods, and the installation's secret; hosts empty: none, and nothing is bound. */
-    public static void configure(OutboundHosts hosts, HttpMethods methods, Supplier<byte[]> secret) {
-        settings = hosts == null || hosts.isEmpty() ? null : new Settings(hosts, methods, secret);
+    /**
+     * Which hosts get keys, on which methods, and the installation's secret; hosts empty: none, and nothing is bound.
+     * {@code replaced}: the hosts whose calls' own keys are replaced (their client makes one up per call).
+     */
+    public static void configure(OutboundHosts hosts, OutboundHosts replaced, HttpMethods methods, Supplier<byte[]> secret) {
+        settings = hosts == null || hosts.isEmpty() ? null : new Settings(hosts, replaced, methods, secret);
     }
 
     /** Whether any host gets derived keys. */
@@ -107,10 +114,13 @@ public final class DerivedKeys {
     }
 
     /**
-     * The key for a call about to leave ({@code method} already upper case, {@code url} absolute); the same answer for a
-     * call decided before; null when the call's host or method gets none.
+     * The key for a call about to leave ({@code method} already upper case, {@code url} absolute), given the value the
+     * call already carries in a header ({@code existing}); the same answer for a call decided before; null when the
+     * call's host or method gets none. A call that carries its own key keeps it ({@link Derived#key} null), unless its
+     * host is one whose client makes up a key per call ({@code idempotency.outbound.replace-keys}): then it gets a derived
+     * key in its place, and a call carrying the same made-up key again (the client's own retry) gets the same one.
      */
-    Derived forCall(Object call, String method, String url) {
+    Derived forCall(Object call, String method, String url, java.util.function.Function<String, String> existing) {
         Derived known = decided.get(call);
         if (known != null || decided.containsKey(call)) return known;
         Derived derived = null;
@@ -122,10 +132,21 @@ public final class DerivedKeys {
             int port = effectivePort(uri);
             String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
             String endpoint = method + ' ' + h + ':' + port + path;
-            Integer previous = ordinals.get(endpoint);
-            int ordinal = previous == null ? 0 : previous + 1;
-            ordinals.put(endpoint, ordinal);
-            derived = new Derived(header, derive(with.secret.get(), scope, key, method, h, port, path, ordinal));
+            String own = existing.apply(header);
+            if (own != null && with.replaced.headerFor(h) == null) {
+                derived = new Derived(header, null);
+            } else {
+                String retried = own == null ? null : replacedKeys.get(endpoint + '\n' + own);
+                if (retried != null) {
+                    derived = new Derived(header, retried);
+                } else {
+                    Integer previous = ordinals.get(endpoint);
+                    int ordinal = previous == null ? 0 : previous + 1;
+                    ordinals.put(endpoint, ordinal);
+                    derived = new Derived(header, derive(with.secret.get(), scope, key, method, h, port, path, ordinal));
+                    if (own != null) replacedKeys.put(endpoint + '\n' + own, derived.key);
+                }
+            }
         }
         decided.put(call, derived);
         return derived;

@@ -101,7 +101,8 @@ public final class EffectWatch implements EffectHandler {
 
     /**
      * An outbound HTTP call of a keyed request: a call to a host that honours a key gets the key derived for it (unless
-     * the application set that header itself), and under transaction recovery its mark says whether it carried one.
+     * it carries one of its own that is not to be replaced), and under transaction recovery its mark says whether it
+     * carried a derived one.
      * The key goes on before the mark is written: a call marked as carrying a key always does.
      */
     @Override
@@ -113,8 +114,9 @@ public final class EffectWatch implements EffectHandler {
             OutboundCalls.Call call = OutboundCalls.read(target);
             if (call == null) return target; // a safe method (GET, HEAD, OPTIONS): no effect to fear
             Object sent = target;
-            DerivedKeys.Derived derived = keys == null || call.method == null ? null : keys.forCall(target, call.method, call.url);
-            if (derived != null && !derived.sent && OutboundCalls.header(target, derived.header) == null) {
+            DerivedKeys.Derived derived = keys == null || call.method == null ? null
+                    : keys.forCall(target, call.method, call.url, header -> OutboundCalls.header(target, header));
+            if (derived != null && derived.key != null && !derived.sent) {
                 sent = withKey(target, derived);
                 if (sent != target) keys.sameCall(sent, derived);
             }

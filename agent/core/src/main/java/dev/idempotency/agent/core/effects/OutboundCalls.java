@@ -86,13 +86,13 @@ final class OutboundCalls {
     }
 
     /**
-     * The call with the header added: the same object where the client's request can change (HttpURLConnection, Apache
+     * The call with the header set (replacing one of that name): the same object where the client's request can change (HttpURLConnection, Apache
      * HttpClient's request, an OkHttp call, whose request is replaced inside it), a rebuilt request where it cannot (the
      * JDK's HttpRequest). Throws when the header could not be added.
      */
     static Object withHeader(Object target, String name, String value) throws ReflectiveOperationException {
         if (target instanceof HttpURLConnection) {
-            ((HttpURLConnection) target).setRequestProperty(name, value);
+            ((HttpURLConnection) target).setRequestProperty(name, value); // replaces
             return target;
         }
         Object okHttp = okHttpRequest(target);
@@ -105,7 +105,7 @@ final class OutboundCalls {
         if (target.getClass().getName().startsWith("jdk.internal.net.http.") || target.getClass().getName().startsWith("java.net.http.")) {
             return JdkRequests.withHeader(target, name, value);
         }
-        invokeOrFail(target, "addHeader", name, value); // Apache HttpClient 4 and 5
+        invokeOrFail(target, "setHeader", name, value); // Apache HttpClient 4 and 5: replaces a header of that name
         return target;
     }
 

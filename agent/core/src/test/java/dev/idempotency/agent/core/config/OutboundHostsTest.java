@@ -61,4 +61,21 @@ class OutboundHostsTest {
         assertTrue(c.outboundMethods.contains("PUT"));
         assertTrue(c.summary().contains("derived keys on POST,PUT to api.stripe.com,api.paypal.com=PayPal-Request-Id"), c.summary());
     }
+
+    @Test
+    void replacedKeysNameHostsOnlyAndNeedTheHostsListed() {
+        Properties p = new Properties();
+        p.setProperty("idempotency.outbound.hosts", "api.stripe.com");
+        p.setProperty("idempotency.outbound.replace-keys", "api.stripe.com");
+        AgentConfig c = AgentConfig.load(ConfigSource.of(p, Collections.emptyMap()));
+        assertEquals("Idempotency-Key", c.outboundReplaceKeys.headerFor("api.stripe.com"));
+        assertTrue(c.summary().contains("replacing the clients' own keys to api.stripe.com"), c.summary());
+        p.setProperty("idempotency.outbound.replace-keys", "api.stripe.com=Other-Header");
+        ConfigException header = assertThrows(ConfigException.class, () -> AgentConfig.load(ConfigSource.of(p, Collections.emptyMap())));
+        assertTrue(header.getMessage().contains("'idempotency.outbound.replace-keys'"), header.getMessage());
+        Properties alone = new Properties();
+        alone.setProperty("idempotency.outbound.replace-keys", "api.stripe.com");
+        ConfigException e = assertThrows(ConfigException.class, () -> AgentConfig.load(ConfigSource.of(alone, Collections.emptyMap())));
+        assertTrue(e.getMessage().contains("needs the hosts listed in 'idempotency.outbound.hosts'"), e.getMessage());
+    }
 }

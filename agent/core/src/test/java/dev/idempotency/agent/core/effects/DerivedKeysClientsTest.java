@@ -46,7 +46,7 @@ class DerivedKeysClientsTest {
     @BeforeEach
     void start() throws IOException {
         EffectWatch.install();
-        DerivedKeys.configure(OutboundHosts.parse("127.0.0.1, *.example.test=PayPal-Request-Id"),
+        DerivedKeys.configure(OutboundHosts.parse("127.0.0.1, *.example.test=PayPal-Request-Id"), OutboundHosts.NONE,
                 new HttpMethods(Arrays.asList("POST", "PATCH")), () -> SECRET.clone());
         store = JdbcIdempotencyStore.open(StoreSettings.builder().url("jdbc:h2:mem:keys-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
                 .expiredLeasePolicy(ExpiredLeasePolicy.TRANSACTION).build());
@@ -66,7 +66,7 @@ class DerivedKeysClientsTest {
     void stop() {
         RequestEffects.unwatchCurrentThread();
         DerivedKeys.unbindCurrentThread();
-        DerivedKeys.configure(null, null, null);
+        DerivedKeys.configure(null, null, null, null);
         EffectBridge.install(null);
         server.stop(0);
         store.close();
