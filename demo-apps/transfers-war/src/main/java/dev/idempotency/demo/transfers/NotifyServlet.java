@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * POST /payouts: tells a payment provider over HTTP (HttpURLConnection, or the JDK's HttpClient with X-Client: jdk), writing
  * nothing to its own database. What a test may ask of it, by headers: X-Provider-Calls (how many calls, default 1),
  * X-Own-Key (an Idempotency-Key of its own on each call, as an application written for the provider would send),
- * X-Fail-After-Call (answer 500 once the calls are made, as an application whose later step failed).
+ * X-Fail-After-Call (answer that status, or 500, once the calls are made, as an application whose later step failed).
  */
 @WebServlet("/payouts")
 public class NotifyServlet extends HttpServlet {
@@ -34,8 +34,9 @@ public class NotifyServlet extends HttpServlet {
         }
         Transfers.stage(transfer, "called-out");
         Transfers.pause(request.getHeader("X-Pause-After-Call-Ms"));
-        if (request.getHeader("X-Fail-After-Call") != null) {
-            response.sendError(500, "the step after the provider's call failed");
+        String fail = request.getHeader("X-Fail-After-Call");
+        if (fail != null) {
+            response.sendError(fail.matches("[45]\\d\\d") ? Integer.parseInt(fail) : 500, "the step after the provider's call failed");
             return;
         }
         response.setStatus(201);
