@@ -90,6 +90,10 @@ public final class EffectWatch implements EffectHandler {
 
     @Override
     public void beforeOutbound(String kind, Object target) {
+        if ("http".equals(kind)) {
+            beforeHttpCall(target);
+            return;
+        }
         RequestEffects effects = RequestEffects.current();
         if (effects == null) return;
         try {

@@ -221,7 +221,7 @@ class AdmissionTest {
         Admission calledOut = admission(store, store.reserve("tenant", "called-out", "fp"), false);
         java.net.HttpURLConnection call = (java.net.HttpURLConnection) new java.net.URL("http://127.0.0.1:9/charges?card=secret").openConnection();
         call.setRequestMethod("POST");
-        new dev.idempotency.agent.core.effects.EffectWatch().beforeOutbound("http", call); // what the hook in the JDK reports
+        new dev.idempotency.agent.core.effects.EffectWatch().beforeHttpCall(call); // what the hook in the JDK reports
         calledOut.end();
         calledOut.conclude(500, HEADERS, BODY);
         assertEquals(Reservation.Outcome.OUTCOME_UNKNOWN, await("the kept key's lease to run out",
