@@ -65,6 +65,8 @@ public final class OutboundHosts {
             if (subdomains) host = host.substring(2);
             // a host name or an address: no scheme, port, path or wildcard anywhere but in front
             if (!(host.matches(HOST) || (!subdomains && host.matches(IPV6)))) return null;
+            // *.com or *.1 would name whole top-level domains or address ranges: a wildcard needs a registrable domain
+            if (subdomains && (host.indexOf('.') < 0 || host.substring(host.lastIndexOf('.') + 1).matches("[0-9]+"))) return null;
             rules.add(new Rule(host, subdomains, header));
         }
         return rules.isEmpty() ? NONE : new OutboundHosts(Collections.unmodifiableList(rules));

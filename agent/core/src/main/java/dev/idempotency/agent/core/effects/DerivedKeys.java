@@ -3,7 +3,7 @@ package dev.idempotency.agent.core.effects;
 import dev.idempotency.agent.core.config.HttpMethods;
 import dev.idempotency.agent.core.config.OutboundHosts;
 
-import java.net.URI;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.HashMap;
@@ -28,11 +28,10 @@ public final class DerivedKeys {
     private static final byte[] PURPOSE = "idempotency-agent outbound key v1".getBytes(StandardCharsets.US_ASCII);
     private static volatile Settings settings;
 
-    /** A call's key (null: it keeps its own) and the header it goes in; {@code sent} once the call carries it. */
+    /** A call's key (null: it keeps its own) and the header it goes in. */
     static final class Derived {
         final String header;
         final String key;
-        boolean sent;
 
         Derived(String header, String key) {
             this.header = header;
@@ -111,6 +110,11 @@ public final class DerivedKeys {
     public void close() {
         closed = true;
         if (CURRENT.get() == this) CURRENT.remove();
+        // a thread that is never unbound (the request ended elsewhere) must not keep the application's clients reachable
+        synchronized (this) {
+            decided.clear();
+            replacedKeys.clear();
+        }
     }
 
     /**
@@ -120,32 +124,31 @@ public final class DerivedKeys {
      * host is one whose client makes up a key per call ({@code idempotency.outbound.replace-keys}): then it gets a derived
      * key in its place, and a call carrying the same made-up key again (the client's own retry) gets the same one.
      */
-    Derived forCall(Object call, String method, String url, java.util.function.Function<String, String> existing) {
+    synchronized Derived forCall(Object call, String method, String url, java.util.function.Function<String, String> existing) {
         Derived known = decided.get(call);
-        if (known != null || decided.containsKey(call)) return known;
-        Derived derived = null;
-        URI uri = parse(url);
-        String host = uri == null ? null : uri.getHost();
-        String header = host == null || !with.methods.contains(method) ? null : with.hosts.headerFor(host);
-        if (header != null) {
-            String h = host.toLowerCase(Locale.ROOT);
-            int port = effectivePort(uri);
-            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-            String endpoint = method + ' ' + h + ':' + port + path;
-            String own = existing.apply(header);
-            if (own != null && with.replaced.headerFor(h) == null) {
-                derived = new Derived(header, null);
+        if (known != null || closed) return known;
+        URL parsed = parse(url);
+        String host = parsed == null ? null : parsed.getHost();
+        String header = host == null || host.isEmpty() || !with.methods.contains(method) ? null : with.hosts.headerFor(host);
+        if (header == null) return null; // not stored: deciding it again costs a lookup and changes nothing
+        String h = host.toLowerCase(Locale.ROOT);
+        int port = parsed.getPort() >= 0 ? parsed.getPort() : parsed.getDefaultPort();
+        String path = parsed.getPath() == null || parsed.getPath().isEmpty() ? "/" : parsed.getPath();
+        String endpoint = method + ' ' + h + ':' + port + path;
+        String own = existing.apply(header);
+        Derived derived;
+        if (own != null && with.replaced.headerFor(h) == null) {
+            derived = new Derived(header, null);
+        } else {
+            String retried = own == null ? null : replacedKeys.get(endpoint + '\n' + own);
+            if (retried != null) {
+                derived = new Derived(header, retried);
             } else {
-                String retried = own == null ? null : replacedKeys.get(endpoint + '\n' + own);
-                if (retried != null) {
-                    derived = new Derived(header, retried);
-                } else {
-                    Integer previous = ordinals.get(endpoint);
-                    int ordinal = previous == null ? 0 : previous + 1;
-                    ordinals.put(endpoint, ordinal);
-                    derived = new Derived(header, derive(with.secret.get(), scope, key, method, h, port, path, ordinal));
-                    if (own != null) replacedKeys.put(endpoint + '\n' + own, derived.key);
-                }
+                Integer previous = ordinals.get(endpoint);
+                int ordinal = previous == null ? 0 : previous + 1;
+                ordinals.put(endpoint, ordinal);
+                derived = new Derived(header, derive(with.secret.get(), scope, key, method, h, port, path, ordinal));
+                if (own != null) replacedKeys.put(endpoint + '\n' + own, derived.key);
             }
         }
         decided.put(call, derived);
@@ -153,7 +156,7 @@ public final class DerivedKeys {
     }
 
     /** The same call under another object (a request rebuilt with the key): decided as the first. */
-    void sameCall(Object rebuilt, Derived derived) {
+    synchronized void sameCall(Object rebuilt, Derived derived) {
         decided.put(rebuilt, derived);
     }
 
@@ -182,16 +185,12 @@ public final class DerivedKeys {
         }
     }
 
-    private static URI parse(String url) {
+    /** The call's URL, parsed as the clients parse it (a host with an underscore has no host for java.net.URI). */
+    private static URL parse(String url) {
         try {
-            return url == null ? null : new URI(url);
-        } catch (java.net.URISyntaxException e) {
+            return url == null ? null : new URL(url);
+        } catch (java.net.MalformedURLException e) {
             return null;
         }
-    }
-
-    private static int effectivePort(URI uri) {
-        if (uri.getPort() >= 0) return uri.getPort();
-        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
     }
 }

@@ -90,24 +90,21 @@ public final class EffectWatch implements EffectHandler {
 
     @Override
     public void beforeOutbound(String kind, Object target) {
-        if ("http".equals(kind)) {
-            beforeHttpCall(target);
-            return;
-        }
         RequestEffects effects = RequestEffects.current();
         if (effects == null) return;
         try {
-            effects.external(EffectMark.Kind.EXTERNAL, OutboundCalls.describeMessage(target));
+            String call = "jms".equals(kind) ? OutboundCalls.describeMessage(target) : OutboundCalls.describe(target);
+            if (call != null) effects.external(EffectMark.Kind.EXTERNAL, call); // an HTTP call this way gets no key
         } catch (Throwable t) {
-            throw refusedCall(t, OutboundCalls.jmsRefusal(target, refusal(t)));
+            throw refusedCall(t, "jms".equals(kind) ? OutboundCalls.jmsRefusal(target, refusal(t)) : new IOException(refusal(t), t));
         }
     }
 
     /**
      * An outbound HTTP call of a keyed request: a call to a host that honours a key gets the key derived for it (unless
      * it carries one of its own that is not to be replaced), and under transaction recovery its mark says whether it
-     * carried a derived one.
-     * The key goes on before the mark is written: a call marked as carrying a key always does.
+     * carries a derived one: read back from the request that leaves, after the key was put on, so that a call marked as
+     * keyed carries it at least as far as this hook (an interceptor of the client's that runs later is not seen).
      */
     @Override
     public Object beforeHttpCall(Object target) {
@@ -120,12 +117,17 @@ public final class EffectWatch implements EffectHandler {
             Object sent = target;
             DerivedKeys.Derived derived = keys == null || call.method == null ? null
                     : keys.forCall(target, call.method, call.url, header -> OutboundCalls.header(target, header));
-            if (derived != null && derived.key != null && !derived.sent) {
-                sent = withKey(target, derived);
-                if (sent != target) keys.sameCall(sent, derived);
+            boolean carries = false;
+            if (derived != null && derived.key != null) {
+                // also for a call decided before: a JDK request sent again is the same immutable object, without the key
+                if (!derived.key.equals(OutboundCalls.header(target, derived.header))) {
+                    sent = withKey(target, derived);
+                    if (sent != target) keys.sameCall(sent, derived);
+                }
+                carries = derived.key.equals(OutboundCalls.header(sent, derived.header));
             }
             if (effects != null) {
-                if (derived != null && derived.sent) {
+                if (carries) {
                     effects.external(EffectMark.Kind.KEYED_CALL, call.describe() + " " + derived.header + ": " + derived.key);
                 } else {
                     effects.external(EffectMark.Kind.EXTERNAL, call.describe());
@@ -140,9 +142,7 @@ public final class EffectWatch implements EffectHandler {
     /** The call with its key; the call unchanged (and so marked as an unkeyed call) when the client would not take it. */
     private Object withKey(Object target, DerivedKeys.Derived derived) {
         try {
-            Object sent = OutboundCalls.withHeader(target, derived.header, derived.key);
-            derived.sent = true;
-            return sent;
+            return OutboundCalls.withHeader(target, derived.header, derived.key);
         } catch (Throwable t) {
             if (headerReported.compareAndSet(false, true)) {
                 AgentLog.warn("could not add " + derived.header + " to a call by " + target.getClass().getName() + " (" + t + "): it leaves"

@@ -91,7 +91,10 @@ public final class RequestEffects {
         CURRENT.remove();
     }
 
-    /** Whether any mark was written: the request may have had an effect, so its key must not simply be given up. */
+    /**
+     * Whether a mark that forbids a re-run was written (any but a call with a derived key): the request may have had an
+     * effect, so its key must not simply be given up.
+     */
     public boolean marked() { return marked; }
 
     /** The request ended: nothing is watched for it any more; on the thread that ran it, the thread is cleared too. */
@@ -263,7 +266,10 @@ public final class RequestEffects {
     /** A mark through the store, before an effect the store's database cannot make atomic with its key. */
     void external(EffectMark.Kind kind, String detail) throws EffectNotMarked {
         String id = kind + " " + detail;
-        if (externalMarks.contains(id) || externalMarks.size() >= MAX_EXTERNAL_MARKS && marked) return;
+        boolean keyed = kind == EffectMark.Kind.KEYED_CALL;
+        // Past a handful, a mark changes no decision: once one that forbids a re-run is written, the key cannot run again;
+        // a call with a derived key is as safe to repeat unmarked as marked. Any other mark is always written.
+        if (externalMarks.contains(id) || externalMarks.size() >= MAX_EXTERNAL_MARKS && (keyed || marked)) return;
         boolean written;
         busy = true;
         try {
@@ -279,7 +285,7 @@ public final class RequestEffects {
                     + " is refused so that the work cannot happen twice", null);
         }
         externalMarks.add(id);
-        marked = true;
+        if (!keyed) marked = true;
     }
 
     /** An effect could not be marked, and so must not happen. */

@@ -39,7 +39,7 @@ class OutboundHostsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"https://api.stripe.com", "api.stripe.com/v1", "api.stripe.com:443", "*", "api.*.com", "*.", "a..b",
-            "api.stripe.com=", "api.stripe.com=Bad Header", "-api.stripe.com", "=Idempotency-Key"})
+            "api.stripe.com=", "api.stripe.com=Bad Header", "-api.stripe.com", "=Idempotency-Key", "*.com", "*.1", "*.0.0.1"})
     void aMalformedEntryIsRefusedWithTheSettingNamed(String value) {
         assertNull(OutboundHosts.parse(value), value);
         Properties p = new Properties();

@@ -185,4 +185,41 @@ class DerivedKeysClientsTest {
             }
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void keyedCallsNeverCrowdOutAMarkThatForbidsARerun() throws Exception {
+        Reservation owned = store.reserve("t", "crowded", "fp");
+        RequestEffects effects = RequestEffects.watch(store, owned.token(), "idempotency_keys", "test request");
+        DerivedKeys keys = DerivedKeys.bind("t", "crowded");
+        for (int i = 0; i < 12; i++) call("apache4", "POST", url("127.0.0.1", "/v1/charges/" + i), null);
+        boolean afterKeyedCalls = effects.marked();
+        call("apache4", "POST", url("localhost", "/v1/refunds"), null);
+        keys.close();
+        effects.close();
+        assertTrue(!afterKeyedCalls, "calls with derived keys alone leave the key free to be given up and run again");
+        assertTrue(effects.marked());
+        List<EffectMark> marks = store.find("t", "crowded").get().effects();
+        assertTrue(marks.stream().anyMatch(m -> m.kind() == EffectMark.Kind.EXTERNAL && m.detail().endsWith("/v1/refunds")), marks.toString());
+    }
+
+    /** The JDK's HttpRequest cannot change: each send of the same request object must leave with the same key again. */
+    @org.junit.jupiter.api.Test
+    void aJdkRequestSentTwiceCarriesTheSameKeyEachTime() throws Exception {
+        java.net.http.HttpRequest original = java.net.http.HttpRequest.newBuilder(java.net.URI.create(url("127.0.0.1", "/v1/charges")))
+                .header("X-Trace", "1").POST(java.net.http.HttpRequest.BodyPublishers.ofString("amount=5")).build();
+        EffectWatch watch = new EffectWatch();
+        DerivedKeys keys = DerivedKeys.bind("t", "jdk");
+        java.net.http.HttpRequest first = (java.net.http.HttpRequest) watch.beforeHttpCall(original);
+        java.net.http.HttpRequest again = (java.net.http.HttpRequest) watch.beforeHttpCall(original);
+        java.net.http.HttpRequest inner = (java.net.http.HttpRequest) watch.beforeHttpCall(first); // send() hands it to sendAsync()
+        keys.close();
+        String key = first.headers().firstValue("Idempotency-Key").orElse(null);
+        assertEquals(DerivedKeys.derive(SECRET, "t", "jdk", "POST", "127.0.0.1", server.getAddress().getPort(), "/v1/charges", 0), key);
+        assertEquals(key, again.headers().firstValue("Idempotency-Key").orElse(null), "sent again: the same key");
+        assertTrue(inner == first, "the rebuilt request is already the call's");
+        assertEquals("1", first.headers().firstValue("X-Trace").orElse(null), "the request's own headers stay");
+        assertEquals(original.method(), first.method());
+        assertEquals(original.bodyPublisher().get().contentLength(), first.bodyPublisher().get().contentLength());
+        assertNull(original.headers().firstValue("Idempotency-Key").orElse(null));
+    }
 }
