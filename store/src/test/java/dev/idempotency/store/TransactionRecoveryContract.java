@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -96,6 +97,23 @@ abstract class TransactionRecoveryContract extends IdempotencyStoreContract {
         assertTrue(store.recordEffect(dead.token(), EffectMark.Kind.EXTERNAL, "HTTP POST http://psp.example/charges"));
         assertEquals(Outcome.OUTCOME_UNKNOWN, afterExpiry(store, "k").outcome());
         assertEquals("HTTP POST http://psp.example/charges", store.find("t", "k").get().effects().get(0).detail());
+    }
+
+    @Test
+    void callsThatCarriedADerivedKeyAloneLetTheKeyRunAgainAndAnyOtherMarkDoesNot() {
+        JdbcIdempotencyStore store = transactional();
+        Reservation keyed = store.reserve("t", "keyed", "fp");
+        assertTrue(store.recordEffect(keyed.token(), EffectMark.Kind.KEYED_CALL, "HTTP POST https://api.stripe.com/v1/charges Idempotency-Key: a"));
+        assertTrue(store.recordEffect(keyed.token(), EffectMark.Kind.KEYED_CALL, "HTTP POST https://api.stripe.com/v1/refunds Idempotency-Key: b"));
+        assertEquals(Outcome.REACQUIRED, afterExpiry(store, "keyed").outcome(), "repeating them repeats nothing");
+        Reservation mixed = store.reserve("t", "mixed", "fp");
+        assertTrue(store.recordEffect(mixed.token(), EffectMark.Kind.KEYED_CALL, "HTTP POST https://api.stripe.com/v1/charges Idempotency-Key: c"));
+        assertTrue(store.recordEffect(mixed.token(), EffectMark.Kind.EXTERNAL, "HTTP POST http://psp.example/charges"));
+        assertEquals(Outcome.OUTCOME_UNKNOWN, afterExpiry(store, "mixed").outcome());
+        List<EffectMark> marks = store.find("t", "mixed").get().effects(); // marked in the same instant: in either order
+        assertEquals(2, marks.size(), "both shown to the operator: " + marks);
+        assertTrue(marks.stream().anyMatch(m -> m.kind() == EffectMark.Kind.KEYED_CALL) && marks.stream().anyMatch(m -> m.kind() == EffectMark.Kind.EXTERNAL),
+                marks.toString());
     }
 
     @Test

@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Never twice downstream, on a stock Tomcat 9 with the real agent jar: the transfers WAR (which knows nothing about
- * idempotency) charges a provider that honours Idempotency-Key as Stripe does, through HttpURLConnection and the JDK's
- * HttpClient. Only 127.0.0.1 is listed in idempotency.outbound.hosts; localhost reaches the same provider unlisted.
+ * idempotency) charges a provider that honours Idempotency-Key as Stripe does, through HttpURLConnection, the JDK's
+ * HttpClient, Apache HttpClient 4 and 5 and OkHttp 4, each in the WAR as an application ships it. Only 127.0.0.1 is listed in idempotency.outbound.hosts; localhost reaches the same provider unlisted.
  * Everything is asserted on what the provider received and executed.
  */
 class DerivedKeysTomcat9IT {
@@ -61,7 +61,8 @@ class DerivedKeysTomcat9IT {
 
     /** A 5xx releases the key, and so does a retry status (429 by default): the client's retry runs the application again. */
     @ParameterizedTest(name = "{0} after {1}")
-    @org.junit.jupiter.params.provider.CsvSource({"url-connection,500", "jdk,500", "url-connection,429", "jdk,429"})
+    @org.junit.jupiter.params.provider.CsvSource({"url-connection,500", "jdk,500", "apache4,500", "apache5,500", "okhttp,500",
+            "url-connection,429", "jdk,429", "okhttp,429"})
     void aRetryAfterTheApplicationFailedRepeatsTheChargeWithTheSameKeyAndTheProviderExecutesItOnce(String via, int status) throws Exception {
         String key = UUID.randomUUID().toString();
         String transfer = transfer();
@@ -79,7 +80,7 @@ class DerivedKeysTomcat9IT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"url-connection", "jdk"})
+    @ValueSource(strings = {"url-connection", "jdk", "apache4", "apache5", "okhttp"})
     void twoCallsInOneRequestGetTwoKeysAndAnotherRequestOthers(String via) throws Exception {
         String transfer = transfer();
         assertEquals(201, client.send(payout(UUID.randomUUID().toString(), transfer, via, "127.0.0.1").header("X-Provider-Calls", "2")).statusCode());
@@ -92,7 +93,7 @@ class DerivedKeysTomcat9IT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"url-connection", "jdk"})
+    @ValueSource(strings = {"url-connection", "jdk", "apache4", "apache5", "okhttp"})
     void anUnlistedHostGetsNoHeaderAndTheApplicationsOwnHeaderIsLeftAlone(String via) throws Exception {
         String unlisted = transfer();
         assertEquals(201, client.send(payout(UUID.randomUUID().toString(), unlisted, via, "localhost")).statusCode());

@@ -12,8 +12,8 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 
 /**
- * POST /payouts: tells a payment provider over HTTP (HttpURLConnection, or the JDK's HttpClient with X-Client: jdk), writing
- * nothing to its own database. What a test may ask of it, by headers: X-Provider-Calls (how many calls, default 1),
+ * POST /payouts: tells a payment provider over HTTP (HttpURLConnection; with X-Client: jdk the JDK's HttpClient, apache4
+ * Apache HttpClient 4, apache5 Apache HttpClient 5, okhttp OkHttp 4), writing nothing to its own database. What a test may ask of it, by headers: X-Provider-Calls (how many calls, default 1),
  * X-Own-Key (an Idempotency-Key of its own on each call, as an application written for the provider would send),
  * X-Fail-After-Call (answer that status, or 500, once the calls are made, as an application whose later step failed).
  */
@@ -30,7 +30,7 @@ public class NotifyServlet extends HttpServlet {
         int calls = request.getHeader("X-Provider-Calls") == null ? 1 : Integer.parseInt(request.getHeader("X-Provider-Calls"));
         int status = 0;
         for (int i = 0; i < calls; i++) {
-            status = "jdk".equals(request.getHeader("X-Client")) ? postWithJdkClient(provider, body, ownKey) : postWithUrlConnection(provider, body, ownKey);
+            status = post(request.getHeader("X-Client"), provider, body, ownKey);
         }
         Transfers.stage(transfer, "called-out");
         Transfers.pause(request.getHeader("X-Pause-After-Call-Ms"));
@@ -42,6 +42,14 @@ public class NotifyServlet extends HttpServlet {
         response.setStatus(201);
         response.setContentType("application/json");
         response.getWriter().write("{\"transfer\":\"" + transfer + "\",\"provider\":" + status + ",\"at\":" + System.nanoTime() + "}");
+    }
+
+    private static int post(String client, String url, String body, String ownKey) throws IOException {
+        if ("jdk".equals(client)) return postWithJdkClient(url, body, ownKey);
+        if ("apache4".equals(client)) return OtherClients.postWithApache4(url, body, ownKey);
+        if ("apache5".equals(client)) return OtherClients.postWithApache5(url, body, ownKey);
+        if ("okhttp".equals(client)) return OtherClients.postWithOkHttp(url, body, ownKey);
+        return postWithUrlConnection(url, body, ownKey);
     }
 
     private static int postWithUrlConnection(String url, String body, String ownKey) throws IOException {

@@ -207,6 +207,8 @@ abstract class OperatorCliContract {
         dev.idempotency.store.Reservation crashed = transactional.reserve("s", "called-out", "fp");
         assertTrue(transactional.recordEffect(crashed.token(), dev.idempotency.store.EffectMark.Kind.EXTERNAL,
                 "HTTP POST https://psp.example/charges"));
+        assertTrue(transactional.recordEffect(crashed.token(), dev.idempotency.store.EffectMark.Kind.KEYED_CALL,
+                "HTTP POST https://api.stripe.com/v1/charges Idempotency-Key: 0b0e9c1e-5d47-8c1a-9f00-3c4d5e6f7a8b"));
         Await.until("the key to become unknown", Duration.ofSeconds(10), () -> transactional.reserve("s", "called-out", "fp").outcome(),
                 o -> o == dev.idempotency.store.Reservation.Outcome.OUTCOME_UNKNOWN);
 
@@ -215,8 +217,15 @@ abstract class OperatorCliContract {
         assertTrue(text.out.contains("unknown"), text.toString());
         assertTrue(text.out.matches("(?s).*\neffect +about to call out at .*: HTTP POST https://psp.example/charges\\n.*"), text.toString());
         Run json = onStore("keys", "show", "s", "called-out", "--json");
-        assertEquals("external", JSON.readTree(json.out).get("effects").get(0).get("kind").asText(), json.toString());
-        assertEquals("HTTP POST https://psp.example/charges", JSON.readTree(json.out).get("effects").get(0).get("detail").asText());
+        com.fasterxml.jackson.databind.JsonNode effects = JSON.readTree(json.out).get("effects"); // marked in one instant: either order
+        com.fasterxml.jackson.databind.JsonNode external = "external".equals(effects.get(0).get("kind").asText()) ? effects.get(0) : effects.get(1);
+        assertEquals("external", external.get("kind").asText(), json.toString());
+        assertEquals("HTTP POST https://psp.example/charges", external.get("detail").asText());
+        // the derived key a call carried, for the operator to look up at the provider
+        assertTrue(text.out.contains("about to call out with a derived key (safe to repeat) at "), text.toString());
+        assertTrue(text.out.contains(": HTTP POST https://api.stripe.com/v1/charges Idempotency-Key: 0b0e9c1e-5d47-8c1a-9f00-3c4d5e6f7a8b\n"), text.toString());
+        com.fasterxml.jackson.databind.JsonNode keyed = external == effects.get(0) ? effects.get(1) : effects.get(0);
+        assertEquals("keyed_call", keyed.get("kind").asText(), json.toString());
     }
 
     // ---- keys resolve / delete
