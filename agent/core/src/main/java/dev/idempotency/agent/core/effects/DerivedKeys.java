@@ -2,17 +2,15 @@ package dev.idempotency.agent.core.effects;
 
 import dev.idempotency.agent.core.config.HttpMethods;
 import dev.idempotency.agent.core.config.OutboundHosts;
+import dev.idempotency.agent.core.protocol.SecretHash;
 
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The idempotency keys a keyed request's unsafe calls carry to the hosts that honour one ({@code
@@ -162,27 +160,16 @@ public final class DerivedKeys {
 
     /** The derived key, formatted as a UUID (version 8, RFC 9562) that providers' key formats all accept. */
     static String derive(byte[] secret, String scope, String key, String method, String host, int port, String path, int ordinal) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            mac.update(PURPOSE);
-            for (String field : new String[] {scope, key, method, host, Integer.toString(port), path, Integer.toString(ordinal)}) {
-                byte[] bytes = field.getBytes(StandardCharsets.UTF_8);
-                mac.update(new byte[] {(byte) (bytes.length >>> 24), (byte) (bytes.length >>> 16), (byte) (bytes.length >>> 8), (byte) bytes.length});
-                mac.update(bytes);
-            }
-            byte[] b = mac.doFinal();
-            b[6] = (byte) ((b[6] & 0x0f) | 0x80);
-            b[8] = (byte) ((b[8] & 0x3f) | 0x80);
-            StringBuilder uuid = new StringBuilder(36);
-            for (int i = 0; i < 16; i++) {
-                if (i == 4 || i == 6 || i == 8 || i == 10) uuid.append('-');
-                uuid.append(Character.forDigit((b[i] >> 4) & 0xf, 16)).append(Character.forDigit(b[i] & 0xf, 16));
-            }
-            return uuid.toString();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is required of every JVM", e);
+        byte[] b = SecretHash.of(secret, PURPOSE, java.util.Arrays.asList(scope, key, method, host, Integer.toString(port), path,
+                Integer.toString(ordinal)));
+        b[6] = (byte) ((b[6] & 0x0f) | 0x80);
+        b[8] = (byte) ((b[8] & 0x3f) | 0x80);
+        StringBuilder uuid = new StringBuilder(36);
+        for (int i = 0; i < 16; i++) {
+            if (i == 4 || i == 6 || i == 8 || i == 10) uuid.append('-');
+            uuid.append(Character.forDigit((b[i] >> 4) & 0xf, 16)).append(Character.forDigit(b[i] & 0xf, 16));
         }
+        return uuid.toString();
     }
 
     /** The call's URL, parsed as the clients parse it (a host with an underscore has no host for java.net.URI). */

@@ -93,10 +93,9 @@ public final class EffectWatch implements EffectHandler {
         RequestEffects effects = RequestEffects.current();
         if (effects == null) return;
         try {
-            String call = "jms".equals(kind) ? OutboundCalls.describeMessage(target) : OutboundCalls.describe(target);
-            if (call != null) effects.external(EffectMark.Kind.EXTERNAL, call); // an HTTP call this way gets no key
+            effects.external(EffectMark.Kind.EXTERNAL, OutboundCalls.describeMessage(target)); // HTTP calls: beforeHttpCall
         } catch (Throwable t) {
-            throw refusedCall(t, "jms".equals(kind) ? OutboundCalls.jmsRefusal(target, refusal(t)) : new IOException(refusal(t), t));
+            throw refusedCall(t, OutboundCalls.jmsRefusal(target, refusal(t)));
         }
     }
 

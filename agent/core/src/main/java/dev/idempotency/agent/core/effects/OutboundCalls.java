@@ -37,12 +37,6 @@ final class OutboundCalls {
         }
     }
 
-    /** The call's name for its mark; null for a safe method. An unreadable call is named by its type, and marked. */
-    static String describe(Object target) {
-        Call call = read(target);
-        return call == null ? null : call.describe();
-    }
-
     /** The call; null for a safe method. An unreadable call has no method, and its type for URL. */
     static Call read(Object target) {
         String method;

@@ -1,10 +1,6 @@
 package dev.idempotency.agent.core.protocol;
 
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.util.function.Supplier;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Derives the scope a key lives in: records of different scopes never meet. Scopes are prefixed by their origin so
@@ -50,18 +46,7 @@ public final class TenantScope {
     }
 
     private String hmac(Credentials who) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.get(), "HmacSHA256"));
-            for (String s : who.canonicalSecrets()) {
-                byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
-                mac.update(new byte[] {(byte) (bytes.length >>> 24), (byte) (bytes.length >>> 16), (byte) (bytes.length >>> 8), (byte) bytes.length});
-                mac.update(bytes);
-            }
-            return RequestFingerprint.hex(mac.doFinal());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is required of every JVM", e);
-        }
+        return RequestFingerprint.hex(SecretHash.of(secret.get(), new byte[0], who.canonicalSecrets()));
     }
 
     private static String fit(String scope) {

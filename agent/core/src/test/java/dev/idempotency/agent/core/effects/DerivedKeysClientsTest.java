@@ -15,7 +15,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
-import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -79,11 +78,11 @@ class DerivedKeysClientsTest {
     private List<String> oneRun(String client, String key) throws Exception {
         received.clear();
         DerivedKeys keys = DerivedKeys.bind("scope-a", key);
-        call(client, "POST", url("127.0.0.1", "/v1/charges"), null);
-        call(client, "GET", url("127.0.0.1", "/v1/charges"), null);
-        call(client, "POST", url("localhost", "/v1/refunds"), null); // not listed, and between the two charges
-        call(client, "POST", url("127.0.0.1", "/v1/charges"), null);
-        call(client, "POST", url("127.0.0.1", "/v1/customers"), "the-applications-own");
+        WovenClients.call(client, "POST", url("127.0.0.1", "/v1/charges"), null);
+        WovenClients.call(client, "GET", url("127.0.0.1", "/v1/charges"), null);
+        WovenClients.call(client, "POST", url("localhost", "/v1/refunds"), null); // not listed, and between the two charges
+        WovenClients.call(client, "POST", url("127.0.0.1", "/v1/charges"), null);
+        WovenClients.call(client, "POST", url("127.0.0.1", "/v1/customers"), "the-applications-own");
         keys.close();
         return new ArrayList<>(received);
     }
@@ -112,8 +111,8 @@ class DerivedKeysClientsTest {
         Reservation owned = store.reserve("t", client, "fp");
         RequestEffects effects = RequestEffects.watch(store, owned.token(), "idempotency_keys", "test request");
         DerivedKeys keys = DerivedKeys.bind("t", client);
-        call(client, "POST", url("127.0.0.1", "/v1/charges?amount=5"), null);
-        call(client, "POST", url("localhost", "/v1/refunds"), null);
+        WovenClients.call(client, "POST", url("127.0.0.1", "/v1/charges?amount=5"), null);
+        WovenClients.call(client, "POST", url("localhost", "/v1/refunds"), null);
         keys.close();
         effects.close();
         List<EffectMark> marks = store.find("t", client).get().effects();
@@ -127,7 +126,7 @@ class DerivedKeysClientsTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"apache4", "okhttp"})
     void outsideAKeyedRequestNothingIsAdded(String client) throws Exception {
-        call(client, "POST", url("127.0.0.1", "/v1/charges"), null);
+        WovenClients.call(client, "POST", url("127.0.0.1", "/v1/charges"), null);
         assertEquals(List.of("POST /v1/charges null"), received);
     }
 
@@ -137,63 +136,14 @@ class DerivedKeysClientsTest {
         return key;
     }
 
-    /** One call through the woven client, by reflection: the client's classes live in their own loader. */
-    private static void call(String client, String method, String url, String ownKey) throws Exception {
-        ClassLoader loader = WovenJar.of("apache4".equals(client) ? "org.apache.http.impl.client.InternalHttpClient"
-                : "apache5".equals(client) ? "org.apache.hc.client5.http.impl.classic.InternalHttpClient" : "okhttp3.internal.connection.RealCall");
-        switch (client) {
-            case "apache4":
-            case "apache5": {
-                String base = "apache4".equals(client) ? "org.apache.http.impl.client." : "org.apache.hc.client5.http.impl.classic.";
-                String methods = "apache4".equals(client) ? "org.apache.http.client.methods." : "org.apache.hc.client5.http.classic.methods.";
-                Object http = loader.loadClass(base + "HttpClients").getMethod("createDefault").invoke(null);
-                Object request = loader.loadClass(methods + ("GET".equals(method) ? "HttpGet" : "HttpPost")).getConstructor(String.class).newInstance(url);
-                if (ownKey != null) {
-                    for (Method m : request.getClass().getMethods()) {
-                        if (m.getName().equals("addHeader") && m.getParameterCount() == 2 && m.getParameterTypes()[0] == String.class) {
-                            m.invoke(request, "Idempotency-Key", ownKey);
-                            break;
-                        }
-                    }
-                }
-                Method execute = null;
-                for (Method m : http.getClass().getMethods()) {
-                    if (m.getName().equals("execute") && m.getParameterCount() == 1
-                            && (m.getParameterTypes()[0].getSimpleName().equals("HttpUriRequest") || m.getParameterTypes()[0].getSimpleName().equals("ClassicHttpRequest"))) {
-                        execute = m;
-                    }
-                }
-                Object response = execute.invoke(http, request);
-                ((java.io.Closeable) response).close();
-                ((java.io.Closeable) http).close();
-                return;
-            }
-            default: {
-                Object http = loader.loadClass("okhttp3.OkHttpClient").getConstructor().newInstance();
-                Object builder = loader.loadClass("okhttp3.Request$Builder").getConstructor().newInstance();
-                builder.getClass().getMethod("url", String.class).invoke(builder, url);
-                if (ownKey != null) builder.getClass().getMethod("header", String.class, String.class).invoke(builder, "Idempotency-Key", ownKey);
-                if ("POST".equals(method)) {
-                    Class<?> body = loader.loadClass("okhttp3.RequestBody");
-                    Object empty = body.getMethod("create", byte[].class, loader.loadClass("okhttp3.MediaType")).invoke(null, new byte[0], null);
-                    builder.getClass().getMethod("post", body).invoke(builder, empty);
-                }
-                Object request = builder.getClass().getMethod("build").invoke(builder);
-                Object call = http.getClass().getMethod("newCall", request.getClass()).invoke(http, request);
-                Object response = call.getClass().getMethod("execute").invoke(call);
-                ((java.io.Closeable) response).close();
-            }
-        }
-    }
-
     @org.junit.jupiter.api.Test
     void keyedCallsNeverCrowdOutAMarkThatForbidsARerun() throws Exception {
         Reservation owned = store.reserve("t", "crowded", "fp");
         RequestEffects effects = RequestEffects.watch(store, owned.token(), "idempotency_keys", "test request");
         DerivedKeys keys = DerivedKeys.bind("t", "crowded");
-        for (int i = 0; i < 12; i++) call("apache4", "POST", url("127.0.0.1", "/v1/charges/" + i), null);
+        for (int i = 0; i < 12; i++) WovenClients.call("apache4", "POST", url("127.0.0.1", "/v1/charges/" + i), null);
         boolean afterKeyedCalls = effects.marked();
-        call("apache4", "POST", url("localhost", "/v1/refunds"), null);
+        WovenClients.call("apache4", "POST", url("localhost", "/v1/refunds"), null);
         keys.close();
         effects.close();
         assertTrue(!afterKeyedCalls, "calls with derived keys alone leave the key free to be given up and run again");

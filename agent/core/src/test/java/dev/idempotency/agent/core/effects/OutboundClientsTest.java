@@ -13,7 +13,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
-import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -66,8 +65,8 @@ class OutboundClientsTest {
     void anUnsafeCallIsMarkedBeforeItLeavesAndASafeOneIsNot(String client) throws Exception {
         Reservation owned = store.reserve("t", client, "fp");
         RequestEffects effects = RequestEffects.watch(store, owned.token(), "idempotency_keys", "test request");
-        call(client, "GET", url("/rates?currency=EUR"));
-        call(client, "POST", url("/charges?card=4242"));
+        WovenClients.call(client, "GET", url("/rates?currency=EUR"), null);
+        WovenClients.call(client, "POST", url("/charges?card=4242"), null);
         effects.close();
         assertEquals(2, received.get());
         List<EffectMark> marks = store.find("t", client).get().effects();
@@ -84,63 +83,12 @@ class OutboundClientsTest {
         store.release(owned.token()); // the key moved on
         Throwable refused = null;
         try {
-            call(client, "POST", url("/charges"));
+            WovenClients.call(client, "POST", url("/charges"), null);
         } catch (Throwable t) {
             refused = t instanceof java.lang.reflect.InvocationTargetException ? t.getCause() : t;
         }
         effects.close();
         assertTrue(refused instanceof IOException && refused.getMessage().contains("no longer owns its idempotency key"), String.valueOf(refused));
         assertEquals(0, received.get(), "the call never reached the server");
-    }
-
-    /** One call through the woven client, by reflection: the client's classes live in their own loader. */
-    private static void call(String client, String method, String url) throws Exception {
-        ClassLoader loader = WovenJar.of("apache4".equals(client) ? "org.apache.http.impl.client.InternalHttpClient"
-                : "apache5".equals(client) ? "org.apache.hc.client5.http.impl.classic.InternalHttpClient" : "okhttp3.internal.connection.RealCall");
-        switch (client) {
-            case "apache4": {
-                Object http = loader.loadClass("org.apache.http.impl.client.HttpClients").getMethod("createDefault").invoke(null);
-                Object request = loader.loadClass("org.apache.http.client.methods." + ("GET".equals(method) ? "HttpGet" : "HttpPost"))
-                        .getConstructor(String.class).newInstance(url);
-                Object response = find(http.getClass(), "execute", 1).invoke(http, request);
-                ((java.io.Closeable) response).close();
-                ((java.io.Closeable) http).close();
-                return;
-            }
-            case "apache5": {
-                Object http = loader.loadClass("org.apache.hc.client5.http.impl.classic.HttpClients").getMethod("createDefault").invoke(null);
-                Object request = loader.loadClass("org.apache.hc.client5.http.classic.methods." + ("GET".equals(method) ? "HttpGet" : "HttpPost"))
-                        .getConstructor(String.class).newInstance(url);
-                Method execute = null;
-                for (Method m : http.getClass().getMethods()) {
-                    if (m.getName().equals("execute") && m.getParameterCount() == 1 && m.getParameterTypes()[0].getSimpleName().equals("ClassicHttpRequest")) execute = m;
-                }
-                Object response = execute.invoke(http, request);
-                ((java.io.Closeable) response).close();
-                ((java.io.Closeable) http).close();
-                return;
-            }
-            default: {
-                Object http = loader.loadClass("okhttp3.OkHttpClient").getConstructor().newInstance();
-                Object builder = loader.loadClass("okhttp3.Request$Builder").getConstructor().newInstance();
-                builder.getClass().getMethod("url", String.class).invoke(builder, url);
-                if ("POST".equals(method)) {
-                    Class<?> body = loader.loadClass("okhttp3.RequestBody");
-                    Object empty = body.getMethod("create", byte[].class, loader.loadClass("okhttp3.MediaType")).invoke(null, new byte[0], null);
-                    builder.getClass().getMethod("post", body).invoke(builder, empty);
-                }
-                Object request = builder.getClass().getMethod("build").invoke(builder);
-                Object call = http.getClass().getMethod("newCall", request.getClass()).invoke(http, request);
-                Object response = call.getClass().getMethod("execute").invoke(call);
-                ((java.io.Closeable) response).close();
-            }
-        }
-    }
-
-    private static Method find(Class<?> type, String name, int parameters) {
-        for (Method m : type.getMethods()) {
-            if (m.getName().equals(name) && m.getParameterCount() == parameters && m.getParameterTypes()[0].getSimpleName().equals("HttpUriRequest")) return m;
-        }
-        throw new IllegalStateException("no " + name);
     }
 }
