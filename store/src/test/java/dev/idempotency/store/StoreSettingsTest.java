@@ -11,6 +11,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -101,9 +102,13 @@ class StoreSettingsTest {
         assertRefused("partitioning", "at most 100d",
                 () -> StoreSettings.builder().partitioning(java.time.Duration.ofDays(1)).ttl(java.time.Duration.ofDays(101)).build());
         StoreSettings.builder().partitioning(java.time.Duration.ofHours(1)).ttl(java.time.Duration.ofHours(100)).build();
-        StoreConfigurationException h2 = assertThrows(StoreConfigurationException.class, () -> dev.idempotency.store.jdbc.JdbcIdempotencyStore.open(
-                StoreSettings.builder().url("jdbc:h2:mem:partitioned").partitioning(java.time.Duration.ofDays(1)).build()));
-        assertTrue(h2.getMessage().contains("PostgreSQL only"), h2.getMessage());
+        StoreSettings partitionedH2 = StoreSettings.builder().url("jdbc:h2:mem:partitioned").partitioning(java.time.Duration.ofDays(1)).build();
+        StoreConfigurationException h2 = assertThrows(StoreConfigurationException.class,
+                () -> dev.idempotency.store.families.StoreFamilies.open(partitionedH2));
+        assertTrue(h2.getMessage().contains("PostgreSQL store only"), h2.getMessage());
+        assertEquals(h2.getMessage(), dev.idempotency.store.families.StoreFamilies.refusal(partitionedH2));
+        assertNull(dev.idempotency.store.families.StoreFamilies.refusal(StoreSettings.builder()
+                .url("jdbc:postgresql://localhost/test").partitioning(java.time.Duration.ofDays(1)).build()));
     }
 
     private static void assertRefused(String setting, String bound, org.junit.jupiter.api.function.Executable build) {

@@ -100,10 +100,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private JdbcIdempotencyStore(StoreSettings settings) {
         this.settings = settings;
         this.dialect = Dialect.forUrl(settings.url());
-        if (settings.partitioning() != null && !dialect.partitionsByTime()) {
-            throw new StoreConfigurationException("store setting 'partitioning' is '" + settings.partitioning() + "', but the "
-                    + dialect.name() + " store has no time partitioning (PostgreSQL only); leave it unset");
-        }
+        String refused = refusal(settings);
+        if (refused != null) throw new StoreConfigurationException(refused);
         this.partitions = settings.partitioning() == null ? null
                 : new TimePartitions(dialect, settings.table(), settings.partitioning(), settings.ttl(),
                 Dialect.seconds(settings.queryTimeout()), settings.batchSize());
@@ -136,6 +134,16 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     /** Opens the store without touching the database: connections and the schema come on first use. */
+    /** Why these settings cannot open a store of this family (null: they can); connects to nothing. */
+    public static String refusal(StoreSettings settings) {
+        Dialect dialect = Dialect.forUrl(settings.url());
+        if (settings.partitioning() != null && !dialect.partitionsByTime()) {
+            return "store setting 'partitioning' applies to a PostgreSQL store only; the store is " + dialect.name() + " ("
+                    + settings.redactedUrl() + "); leave it unset";
+        }
+        return null;
+    }
+
     public static JdbcIdempotencyStore open(StoreSettings settings) {
         return new JdbcIdempotencyStore(Objects.requireNonNull(settings, "settings"));
     }

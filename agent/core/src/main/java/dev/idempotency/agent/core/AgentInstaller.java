@@ -1,11 +1,14 @@
 package dev.idempotency.agent.core;
 
+import dev.idempotency.agent.core.instrument.attach.Instrumentations;
+import dev.idempotency.agent.core.instrument.startup.StartUpTransformer;
+import dev.idempotency.agent.core.lifecycle.FirstRequest;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsBridge;
 import dev.idempotency.agent.bootstrap.bridge.ServletBridge;
 import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.config.ConfigException;
 import dev.idempotency.agent.core.config.AttachArguments;
-import dev.idempotency.agent.core.effects.EffectTransformer;
+import dev.idempotency.agent.core.instrument.effects.EffectTransformer;
 import dev.idempotency.agent.core.effects.DerivedKeys;
 import dev.idempotency.agent.core.effects.EffectWatch;
 import dev.idempotency.agent.core.gate.IdempotencyGate;
@@ -14,7 +17,7 @@ import dev.idempotency.agent.core.jaxrs.IdempotentJaxrsHandler;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.servlet.IdempotentServletHandler;
 import dev.idempotency.agent.core.servlet.RequestsBeforeAttach;
-import dev.idempotency.agent.core.store.StoreLifecycle;
+import dev.idempotency.agent.core.lifecycle.StoreLifecycle;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
 import dev.idempotency.agent.core.telemetry.Telemetry;
 import dev.idempotency.store.ExpiredLeasePolicy;

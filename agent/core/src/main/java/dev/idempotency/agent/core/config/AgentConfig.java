@@ -9,6 +9,7 @@ import dev.idempotency.store.ExpiredLeasePolicy;
 import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreConfigurationException;
 import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.families.StoreFamilies;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ public final class AgentConfig {
 
     public enum FailureMode { CLOSED, OPEN }
 
-    /** Every setting the agent knows, with its default (null: unset), as the README documents them. */
+    /** Every setting the agent knows, with its default (null: unset), as docs/configuration.md documents them. */
     public static final Map<String, String> DEFAULTS;
 
     static {
@@ -206,11 +207,8 @@ public final class AgentConfig {
                         .poolSize(poolSize).connectTimeout(connectTimeout).queryTimeout(queryTimeout).lease(lease).ttl(ttl)
                         .expiredLeasePolicy(onExpired).unknownRetention(unknownRetention).groupCommit(groupCommit)
                         .partitioning(partitioning == null ? null : partitioning.orElse(null)).build();
-                dev.idempotency.store.jdbc.dialect.Dialect dialect = dev.idempotency.store.jdbc.dialect.Dialect.forUrl(built.url());
-                if (built.partitioning() != null && !dialect.partitionsByTime()) {
-                    errors.add("setting 'idempotency.store.partitioning' applies to a PostgreSQL store only; the store is "
-                            + dialect.name() + " (" + built.redactedUrl() + "); leave it at none");
-                }
+                String refused = StoreFamilies.refusal(built);
+                if (refused != null) errors.add(refused.replace("store setting '", "setting 'idempotency.store."));
             } catch (StoreConfigurationException e) {
                 errors.add(e.getMessage().replace("store setting '", "setting 'idempotency.store."));
             }

@@ -2,7 +2,7 @@ package dev.idempotency.agent.core.effects;
 
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.store.EffectMark;
-import dev.idempotency.store.IdempotencyStore;
+import dev.idempotency.store.KeyReservations;
 import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
@@ -36,7 +36,7 @@ public final class RequestEffects {
     /** Distinct external marks per request: enough to explain; one already decides. */
     private static final int MAX_EXTERNAL_MARKS = 8;
 
-    private final IdempotencyStore store;
+    private final KeyReservations store;
     private final OwnershipToken token;
     private final String table;
     private final String description;
@@ -61,7 +61,7 @@ public final class RequestEffects {
         }
     }
 
-    private RequestEffects(IdempotencyStore store, OwnershipToken token, String table, String description) {
+    private RequestEffects(KeyReservations store, OwnershipToken token, String table, String description) {
         this.store = store;
         this.token = token;
         this.table = table;
@@ -69,7 +69,7 @@ public final class RequestEffects {
     }
 
     /** Starts watching the current thread for the request that owns {@code token}. */
-    public static RequestEffects watch(IdempotencyStore store, OwnershipToken token, String table, String description) {
+    public static RequestEffects watch(KeyReservations store, OwnershipToken token, String table, String description) {
         RequestEffects effects = new RequestEffects(store, token, table, description);
         CURRENT.set(effects);
         return effects;

@@ -6,9 +6,9 @@ import dev.idempotency.agent.core.effects.RequestEffects;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
 import dev.idempotency.agent.core.protocol.ReplayHeaders;
-import dev.idempotency.agent.core.store.LeaseHeartbeat;
+import dev.idempotency.agent.core.lifecycle.LeaseHeartbeat;
 import dev.idempotency.store.ExpiredLeasePolicy;
-import dev.idempotency.store.IdempotencyStore;
+import dev.idempotency.store.KeyReservations;
 import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.Reservation;
 import dev.idempotency.store.StoreException;
@@ -39,7 +39,7 @@ public final class Admission {
         NOT_RECORDED
     }
 
-    private final IdempotencyStore store;
+    private final KeyReservations store;
     private final LeaseHeartbeat heartbeat;
     private final OwnershipToken token;
     private final String description;
@@ -62,12 +62,12 @@ public final class Admission {
     /** The token of the record made in the session's scope, once made. */
     private volatile OwnershipToken sessionToken;
 
-    Admission(IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
+    Admission(KeyReservations store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
               boolean personalScope, AgentMetrics metrics, InFlightWaits waits) {
         this(store, heartbeat, token, description, config, personalScope, metrics, waits, null, null);
     }
 
-    Admission(IdempotencyStore store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
+    Admission(KeyReservations store, LeaseHeartbeat heartbeat, OwnershipToken token, String description, AgentConfig config,
               boolean personalScope, AgentMetrics metrics, InFlightWaits waits, SessionScope sessions, String fingerprint) {
         this.sessions = sessions;
         this.fingerprint = fingerprint;

@@ -13,10 +13,10 @@ import dev.idempotency.agent.core.protocol.Problem;
 import dev.idempotency.agent.core.protocol.ReplayHeaders;
 import dev.idempotency.agent.core.protocol.TenantMode;
 import dev.idempotency.agent.core.protocol.TenantScope;
-import dev.idempotency.agent.core.store.StoreLifecycle;
+import dev.idempotency.agent.core.lifecycle.StoreLifecycle;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
 import dev.idempotency.agent.core.telemetry.Outcome;
-import dev.idempotency.store.IdempotencyStore;
+import dev.idempotency.store.KeyReservations;
 import dev.idempotency.store.Reservation;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreUnavailableException;
@@ -189,7 +189,7 @@ public final class IdempotencyGate {
 
     private Decision reserve(RequestCapture capture, Credentials who, String route) {
         String description = route != null ? route + " (" + capture.path() + ") [" + capture.key() + "]" : capture.description();
-        IdempotencyStore store;
+        KeyReservations store;
         Reservation reservation;
         String scope;
         try {
@@ -222,7 +222,7 @@ public final class IdempotencyGate {
         }
     }
 
-    private Reservation attempt(IdempotencyStore store, String scope, RequestCapture capture) {
+    private Reservation attempt(KeyReservations store, String scope, RequestCapture capture) {
         long start = System.nanoTime();
         Reservation reservation = store.reserve(scope, capture.key(), capture.fingerprint());
         metrics.reserveTook(System.nanoTime() - start);
@@ -236,7 +236,7 @@ public final class IdempotencyGate {
      * without waiting). No connection is held in between. The wait for the key is joined before the first look, so an
      * end between that look and the wait is not missed.
      */
-    private Reservation attemptOrAwaitHolder(IdempotencyStore store, String scope, RequestCapture capture) {
+    private Reservation attemptOrAwaitHolder(KeyReservations store, String scope, RequestCapture capture) {
         InFlightWaits.Signal signal = inFlightWaits.join(scope, capture.key());
         try {
             long seen = signal.ends();
@@ -248,7 +248,7 @@ public final class IdempotencyGate {
         }
     }
 
-    private Reservation awaitHolder(IdempotencyStore store, String scope, RequestCapture capture, InFlightWaits.Signal signal,
+    private Reservation awaitHolder(KeyReservations store, String scope, RequestCapture capture, InFlightWaits.Signal signal,
                                     long seenBefore, Reservation inFlight) {
         inFlightWaits.waitingStarted();
         try {
@@ -276,7 +276,7 @@ public final class IdempotencyGate {
     }
 
     /** A waiter's next look at its key; null when the store failed it (never a reason to run the application). */
-    private Reservation lookAgain(IdempotencyStore store, String scope, RequestCapture capture) {
+    private Reservation lookAgain(KeyReservations store, String scope, RequestCapture capture) {
         try {
             return attempt(store, scope, capture);
         } catch (StoreException e) {

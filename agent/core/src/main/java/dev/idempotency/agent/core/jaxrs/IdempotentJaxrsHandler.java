@@ -1,6 +1,5 @@
 package dev.idempotency.agent.core.jaxrs;
 
-import dev.idempotency.agent.core.AdvisedMethods;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsAccessor;
 import dev.idempotency.agent.bootstrap.bridge.JaxrsHandler;
 import dev.idempotency.agent.core.config.AgentConfig;
@@ -18,7 +17,7 @@ import dev.idempotency.agent.core.gate.RequestCapture;
 import dev.idempotency.agent.core.gate.RequestCredentials;
 import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.log.AgentLog;
-import dev.idempotency.agent.core.FirstRequest;
+import dev.idempotency.agent.core.lifecycle.FirstRequest;
 import dev.idempotency.agent.core.protocol.RequestPath;
 import dev.idempotency.agent.core.protocol.RouteTemplates;
 
@@ -81,7 +80,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
     @Override
     public void registerAgentFilter(Object resourceConfig) {
         Class<?> type = resourceConfig.getClass();
-        if (type.getName().startsWith("org.glassfish.jersey.") && !type.getName().equals(AdvisedMethods.JERSEY_RESOURCE_CONFIG)) return;
+        if (type.getName().startsWith("org.glassfish.jersey.") && !type.getName().equals(JaxrsEdges.JERSEY_RESOURCE_CONFIG)) return;
         Class<?> filter = edges.filterFor(resourceConfig);
         if (filter == null) {
             coverage.uncovered(resourceConfig);

@@ -4,9 +4,11 @@ import dev.idempotency.agent.core.edge.EdgeLoader;
 import dev.idempotency.agent.core.log.AgentLog;
 
 /** The agent's JAX-RS filter class as each JAX-RS API (javax or jakarta, per class loader) needs it. */
-final class JaxrsEdges {
-    static final String JAVAX_APPLICATION = "javax.ws.rs.core.Application";
-    static final String JAKARTA_APPLICATION = "jakarta.ws.rs.core.Application";
+public final class JaxrsEdges {
+    public static final String JAVAX_APPLICATION = "javax.ws.rs.core.Application";
+    public static final String JAKARTA_APPLICATION = "jakarta.ws.rs.core.Application";
+    /** Jersey's own application class, whose constructors the agent advises (it registers resources without getClasses). */
+    public static final String JERSEY_RESOURCE_CONFIG = "org.glassfish.jersey.server.ResourceConfig";
 
     /** Per JAX-RS Application base class (one per API loader): the filter class defined against it, or null. */
     private final ClassValue<Class<?>> filterByApi = new ClassValue<Class<?>>() {

@@ -9,7 +9,7 @@ import java.io.UncheckedIOException;
 
 /**
  * Every answer the agent gives instead of the application, as RFC 9457 problem details. Each kind has a stable type
- * URI, documented in the README.
+ * URI, documented in docs/protocol.md.
  */
 public enum Problem {
     KEY_MISSING(400, "Idempotency-Key required", "key-missing"),

@@ -16,7 +16,7 @@ import dev.idempotency.agent.core.gate.RequestCredentials;
 import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.protocol.RequestPath;
-import dev.idempotency.agent.core.FirstRequest;
+import dev.idempotency.agent.core.lifecycle.FirstRequest;
 
 import java.io.IOException;
 

@@ -2,7 +2,7 @@ package dev.idempotency.agent.core.telemetry;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.idempotency.agent.core.log.AgentLog;
-import dev.idempotency.agent.core.store.AgentThreads;
+import dev.idempotency.agent.core.threads.AgentThreads;
 
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Publishes the figures: the MBean on the platform MBean server and, when a port is set, the Prometheus endpoint.
- * Both start on the agent's own thread at the first request the host serves ({@link dev.idempotency.agent.core.FirstRequest}),
+ * Both start on the agent's own thread at the first request the host serves ({@link dev.idempotency.agent.core.lifecycle.FirstRequest}),
  * never in the premain: touching JMX or the JDK's HTTP server (which initialises java.util.logging) before the host
  * set up its logging breaks hosts such as WildFly. Attached to a running JVM, they start at once.
  */

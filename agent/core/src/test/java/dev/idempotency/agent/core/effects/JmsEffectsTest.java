@@ -1,5 +1,6 @@
 package dev.idempotency.agent.core.effects;
 
+import dev.idempotency.agent.core.instrument.effects.EffectTransformer;
 import dev.idempotency.agent.bootstrap.bridge.EffectBridge;
 import dev.idempotency.store.EffectMark;
 import dev.idempotency.store.ExpiredLeasePolicy;

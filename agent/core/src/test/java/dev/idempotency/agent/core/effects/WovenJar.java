@@ -1,5 +1,7 @@
 package dev.idempotency.agent.core.effects;
 
+import dev.idempotency.agent.core.instrument.effects.EffectHooks;
+import dev.idempotency.agent.core.instrument.effects.EffectWeaver;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

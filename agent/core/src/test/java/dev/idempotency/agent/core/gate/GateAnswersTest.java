@@ -2,7 +2,7 @@ package dev.idempotency.agent.core.gate;
 
 import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.config.ConfigSource;
-import dev.idempotency.agent.core.store.StoreLifecycle;
+import dev.idempotency.agent.core.lifecycle.StoreLifecycle;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
 import org.junit.jupiter.api.Test;
 

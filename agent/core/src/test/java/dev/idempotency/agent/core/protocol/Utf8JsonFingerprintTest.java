@@ -95,7 +95,7 @@ class Utf8JsonFingerprintTest {
         return text.getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** The limits the README states: beyond them, the bytes as sent, so a whitespace-only retry is another request. */
+    /** The limits docs/guarantees.md states: beyond them, the bytes as sent, so a whitespace-only retry is another request. */
     @Test
     void deepNestingLongNumbersAndLongNamesFallBackToRawBytes() {
         assertNotNull(CanonicalJson.of(ascii("[".repeat(1000) + "]".repeat(1000))), "1000 levels");

@@ -1,0 +1,28 @@
+package dev.idempotency.store.families;
+
+import dev.idempotency.store.IdempotencyStore;
+import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+
+/**
+ * The store module's front door: which implementation a store URL names, what it refuses of the settings before
+ * anything connects, and opening it. The agent's request path reaches a store only through here and the API
+ * ({@link IdempotencyStore}), so another family of stores plugs in at this one place.
+ */
+public final class StoreFamilies {
+    private StoreFamilies() {
+    }
+
+    /**
+     * Why {@code settings} cannot open a store of the family their URL names, worded as for a store setting
+     * ({@code store setting 'partitioning' ...}); null when they can. Connects to nothing.
+     */
+    public static String refusal(StoreSettings settings) {
+        return JdbcIdempotencyStore.refusal(settings);
+    }
+
+    /** Opens (and, as the settings say, creates or checks) the store the settings' URL names. */
+    public static IdempotencyStore open(StoreSettings settings) {
+        return JdbcIdempotencyStore.open(settings);
+    }
+}
