@@ -52,7 +52,7 @@ final class AgentTool {
             throw new AssertionError("the tool did not finish in 120 s: " + command);
         }
         Result result = new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
-        // Every command and what it printed, for a reader of the test's work directory (the README's session comes from it).
+        // Every command and what it printed, for a reader of the test's work directory (docs/operations.md's session comes from it).
         Files.writeString(E2eEnvironment.work().resolve("operator-session.txt"), "$ java -jar idempotency-agent.jar "
                 + String.join(" ", args) + "\n" + result.out + result.err + "(exit " + result.exit + ")\n\n", StandardCharsets.UTF_8,
                 java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The operator's session of the README, with the real agent jar as the tool and as the agent of a stock Tomcat on
+ * The operator's session of docs/operations.md, with the real agent jar as the tool and as the agent of a stock Tomcat on
  * PostgreSQL, both reading one settings file: a crash leaves a key of unknown outcome; the operator finds it, looks at
  * it, decides it; the client's retry gets the decided answer and the application never runs again.
  */
