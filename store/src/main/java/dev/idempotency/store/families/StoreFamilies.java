@@ -3,6 +3,7 @@ package dev.idempotency.store.families;
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+import dev.idempotency.store.jdbc.JdbcSettings;
 
 /**
  * The store module's front door: which implementation a store URL names, what it refuses of the settings before
@@ -15,10 +16,11 @@ public final class StoreFamilies {
 
     /**
      * Why {@code settings} cannot open a store of the family their URL names, worded as for a store setting
-     * ({@code store setting 'partitioning' ...}); null when they can. Connects to nothing.
+     * ({@code store setting 'partitioning' ...}); null when they can. Connects to nothing and loads no store class,
+     * so the agent's premain can check its settings cheaply.
      */
     public static String refusal(StoreSettings settings) {
-        return JdbcIdempotencyStore.refusal(settings);
+        return JdbcSettings.refusal(settings);
     }
 
     /** Opens (and, as the settings say, creates or checks) the store the settings' URL names. */

@@ -42,8 +42,7 @@ public final class EffectMarks {
         tableExists = "SELECT COUNT(*) FROM information_schema.tables WHERE LOWER(table_name) = LOWER(?)"
                 + " AND LOWER(table_schema) = LOWER(COALESCE(?, " + dialect.currentSchema() + "))";
         keyOwned = "SELECT COUNT(*) FROM " + table + " WHERE scope = ? AND idem_key = ? AND owner_token = ?";
-        // PostgreSQL assigns a transaction id at the first write of any kind (a function, COPY, a rule): 9.6 and later
-        transactionWrote = "postgresql".equals(dialect.name()) ? "SELECT CASE WHEN txid_current_if_assigned() IS NULL THEN 0 ELSE 1 END" : null;
+        transactionWrote = dialect.transactionWroteQuery();
     }
 
     /** Whether the connection's open transaction wrote anything; false where the database cannot tell. */

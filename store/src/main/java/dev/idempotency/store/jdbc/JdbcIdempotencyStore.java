@@ -100,7 +100,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private JdbcIdempotencyStore(StoreSettings settings) {
         this.settings = settings;
         this.dialect = Dialect.forUrl(settings.url());
-        String refused = refusal(settings);
+        String refused = JdbcSettings.refusal(settings);
         if (refused != null) throw new StoreConfigurationException(refused);
         this.partitions = settings.partitioning() == null ? null
                 : new TimePartitions(dialect, settings.table(), settings.partitioning(), settings.ttl(),
@@ -134,25 +134,16 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     /** Opens the store without touching the database: connections and the schema come on first use. */
-    /** Why these settings cannot open a store of this family (null: they can); connects to nothing. */
-    public static String refusal(StoreSettings settings) {
-        Dialect dialect = Dialect.forUrl(settings.url());
-        if (settings.partitioning() != null && !dialect.partitionsByTime()) {
-            return "store setting 'partitioning' applies to a PostgreSQL store only; the store is " + dialect.name() + " ("
-                    + settings.redactedUrl() + "); leave it unset";
-        }
-        return null;
-    }
-
     public static JdbcIdempotencyStore open(StoreSettings settings) {
         return new JdbcIdempotencyStore(Objects.requireNonNull(settings, "settings"));
     }
 
     public StoreSettings settings() { return settings; }
 
-    public String dialectName() { return dialect.name(); }
+    @Override public String dialectName() { return dialect.name(); }
 
     /** Connects and applies the schema mode now, instead of on first use. */
+    @Override
     public void checkSchema() {
         repeatably("check schema", c -> null);
     }
@@ -572,13 +563,14 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return withConnection("delete", onceMoreOnConflict(c -> update(c, sql.delete, scope, key) == 1));
     }
 
-    /** How much group commit shared reservations and completions so far (zero batches with it off). */
     /** Connections of the request pool lent out now (not the background pool's). */
+    @Override
     public int connectionsInUse() {
         com.zaxxer.hikari.HikariPoolMXBean figures = pool.getHikariPoolMXBean();
         return figures == null ? 0 : figures.getActiveConnections();
     }
 
+    /** How much group commit shared reservations and completions so far (zero batches with it off). */
     public GroupCommitFigures reservationFigures() {
         return reservations == null ? new GroupCommitFigures(0, 0, 0) : reservations.figures();
     }
@@ -617,7 +609,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         // (InnoDB's locking reads see the latest rows at any level, and its statement-based binary log refuses read
         // committed writes: MariaDB and MySQL keep their level.)
         int isolation = c.getTransactionIsolation();
-        boolean switchLevel = !"mysql".equals(dialect.name()) && isolation != Connection.TRANSACTION_READ_COMMITTED;
+        boolean switchLevel = !dialect.lockingReadsSeeLatestRows() && isolation != Connection.TRANSACTION_READ_COMMITTED;
         if (switchLevel) c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         c.setAutoCommit(false);
         boolean committed = false;

@@ -78,6 +78,22 @@ public abstract class Dialect {
         return false;
     }
 
+    /**
+     * Whether a locking read sees the latest committed rows at any isolation level (InnoDB), so an expired lease is
+     * decided at the session's own level; elsewhere it is decided under read committed.
+     */
+    public boolean lockingReadsSeeLatestRows() {
+        return false;
+    }
+
+    /**
+     * A query answering 1 when the current transaction has written anything, whatever the way (a function, COPY, a
+     * rule), and 0 otherwise; null where the database cannot tell.
+     */
+    public String transactionWroteQuery() {
+        return null;
+    }
+
     /** Whether a refused insert in a transaction undoes only itself, leaving the transaction to commit (H2). */
     public boolean refusedInsertKeepsTransaction() {
         return false;

@@ -42,6 +42,8 @@ final class MySqlDialect extends Dialect {
     }
 
     @Override public String name() { return "mysql"; }
+    // InnoDB's locking reads see the latest rows at any level, and its statement-based binary log refuses read committed writes
+    @Override public boolean lockingReadsSeeLatestRows() { return true; }
 
     // jdbc:mysql: URLs are served by the MariaDB driver too (it accepts them when permitMysqlScheme is set).
     @Override public String driverClassName() { return "org.mariadb.jdbc.Driver"; }

@@ -61,6 +61,8 @@ final class PostgresDialect extends Dialect {
     @Override public String allowSequentialScans() { return "SET LOCAL enable_seqscan = on"; }
 
     @Override public boolean partitionsByTime() { return true; }
+    // PostgreSQL assigns a transaction id at the first write of any kind: 9.6 and later
+    @Override public String transactionWroteQuery() { return "SELECT CASE WHEN txid_current_if_assigned() IS NULL THEN 0 ELSE 1 END"; }
 
     @Override
     public String limitedUpdate(String table, String set, String where, int limit) {
