@@ -85,13 +85,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private volatile byte[] installationSecret;
     private final WriteLoad writeLoad;
     private final SweepHorizon sweepHorizon = new SweepHorizon(System::nanoTime);
-    /** How long the database may take over one statement before it is cancelled on the server. */
-    private final int queryTimeoutSeconds;
-    private final long queryTimeoutNanos;
+    private final JdbcStatements statements;
+    private final KeyRows rows;
     /** Work on the pools' connections, recovering from a lost one. */
     private final PooledWork connections;
-    /** Cancels statements past the query timeout where the dialect says the driver's own timer costs too much; else null. */
-    private final StatementWatchdog watchdog;
     /** The key table's time partitions; null for one plain table. */
     private final TimePartitions partitions;
     /** When making a missing partition last failed for want of its lock (System.nanoTime), or 0. */
@@ -114,9 +111,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         this.connections = new PooledWork(settings.connectTimeout(), c -> {
             if (!schemaReady) ensureSchema(c);
         }, pool, background);
-        this.queryTimeoutSeconds = Dialect.seconds(settings.queryTimeout());
-        this.queryTimeoutNanos = TimeUnit.SECONDS.toNanos(queryTimeoutSeconds);
-        this.watchdog = dialect.cancelsFromWatchdog() ? new StatementWatchdog("idempotency-store-watchdog") : null;
+        this.statements = new JdbcStatements(dialect, settings.queryTimeout());
+        this.rows = new KeyRows(dialect, settings.table());
         int lanes = groupCommitLanes(settings.poolSize());
         // A caller waits for its batch no longer than it would have waited for a connection and a statement.
         long maxWait = settings.connectTimeout().plus(settings.queryTimeout()).toNanos();
@@ -254,12 +250,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                             fingerprint, state.ownerToken)) {
                         return Reservation.reacquired(owned);
                     }
-                } else if (update(c, sql.markUnknown, scope, key, state.ownerToken) == 1) {
+                } else if (statements.update(c, sql.markUnknown, scope, key, state.ownerToken) == 1) {
                     return Reservation.outcomeUnknown();
                 }
                 return null; // the owner renewed or someone else moved first: look again
             default:
-                throw new StoreDataException(describe(scope, key) + " has status " + state.status
+                throw new StoreDataException(rows.describe(scope, key) + " has status " + state.status
                         + ", which this version cannot act on", null);
         }
     }
@@ -286,7 +282,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 Boolean won = batched ? completions.submit(done) : GroupCommit.alone("complete", done, this::completeTogether);
                 if (won != null) return won;
             }
-            return repeatably("complete", c -> update(c, sql.complete, completeParameters(done)) == 1 || recordedBy(c, done));
+            return repeatably("complete", c -> statements.update(c, sql.complete, completeParameters(done)) == 1 || recordedBy(c, done));
         } finally {
             writeLoad.end();
         }
@@ -296,7 +292,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public boolean replaceResponse(OwnershipToken token, StoredResponse response) {
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(response, "response");
-        return repeatably("replace response", c -> update(c, sql.replaceResponse, completeParameters(new Completion(token, response))) == 1);
+        return repeatably("replace response", c -> statements.update(c, sql.replaceResponse, completeParameters(new Completion(token, response))) == 1);
     }
 
     private static Object[] completeParameters(Completion done) {
@@ -309,7 +305,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean release(OwnershipToken token) {
         Objects.requireNonNull(token, "token");
-        return withConnection("release", onceMoreOnConflict(c -> update(c, sql.release, token.scope(), token.key(), token.token()) == 1));
+        return withConnection("release", onceMoreOnConflict(c -> statements.update(c, sql.release, token.scope(), token.key(), token.token()) == 1));
     }
 
     @Override
@@ -328,7 +324,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     params[i++] = t.key();
                     params[i++] = t.token();
                 }
-                renewed += update(c, sql.renew(chunk.size()), params);
+                renewed += statements.update(c, sql.renew(chunk.size()), params);
             }
             return renewed;
         });
@@ -397,11 +393,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         byte[] candidate = new byte[SECRET_BYTES];
         new SecureRandom().nextBytes(candidate);
         try {
-            update(c, sql.insertSecret, candidate);
+            statements.update(c, sql.insertSecret, candidate);
         } catch (SQLException e) {
             if (!dialect.isDuplicateKey(e)) throw e;
         }
-        try (PreparedStatement ps = prepare(c, sql.selectSecret); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = statements.prepare(c, sql.selectSecret); ResultSet rs = ps.executeQuery()) {
             byte[] secret = rs.next() ? rs.getBytes(1) : null;
             if (secret == null || secret.length != SECRET_BYTES) {
                 throw new StoreDataException("the installation secret in table '" + settings.table() + "_secret' is "
@@ -434,22 +430,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         if (query.olderThan() != null) params.add(-query.olderThan().toMillis());
         params.add(query.limit());
         String statement = sql.list(query.status() != null, query.scope() != null, query.olderThan() != null);
-        return repeatably("list", c -> readingWholeTable(c, whole -> {
+        return repeatably("list", c -> statements.readingWholeTable(c, whole -> {
             List<KeyRecord> records = new ArrayList<>();
-            try (PreparedStatement ps = prepare(whole, statement, params.toArray()); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String scope = rs.getString("scope");
-                    String key = rs.getString("idem_key");
-                    int code = rs.getInt("response_status");
-                    Integer responseStatus = rs.wasNull() ? null : code;
-                    long size = rs.getLong("response_size");
-                    int responseSize = rs.wasNull() ? -1 : (int) size;
-                    KeyStatus status = decodeStatus(rs.getString("status"), scope, key);
-                    records.add(KeyRecord.summary(scope, key, rs.getString("fingerprint"), status,
-                            rs.getInt("attempts"), leaseOf(rs, status), dialect.readInstant(rs, "created_at"),
-                            dialect.readInstant(rs, "updated_at"), dialect.readInstant(rs, "expires_at"), responseStatus,
-                            responseSize));
-                }
+            try (PreparedStatement ps = statements.prepare(whole, statement, params.toArray()); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) records.add(rows.summary(rs));
             }
             return records;
         }));
@@ -457,67 +441,19 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     @Override
     public Map<KeyStatus, Long> countByStatus() {
-        return repeatably("count keys", c -> readingWholeTable(c, whole -> {
+        return repeatably("count keys", c -> statements.readingWholeTable(c, whole -> {
             Map<KeyStatus, Long> counts = new EnumMap<>(KeyStatus.class);
-            try (PreparedStatement ps = prepare(whole, sql.countByStatus); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) counts.put(decodeStatus(rs.getString("status"), "*", "*"), rs.getLong("n"));
+            try (PreparedStatement ps = statements.prepare(whole, sql.countByStatus); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) counts.put(rows.decodeStatus(rs.getString("status"), "*", "*"), rs.getLong("n"));
             }
             return counts;
         }));
     }
 
-    /**
-     * An operator's query over the whole table, in a read-only transaction of its own that may scan the table
-     * sequentially (the store's connections otherwise never do: see {@link Dialect#allowSequentialScans}).
-     */
-    private <T> T readingWholeTable(Connection c, PooledWork.Work<T> query) throws SQLException {
-        String allow = dialect.allowSequentialScans();
-        if (allow == null) return query.run(c);
-        return inTransaction(c, tx -> {
-            execute(tx, allow);
-            return query.run(tx);
-        });
-    }
-
-    /**
-     * Runs {@code work} in one transaction and commits; on any failure rolls back. Begun and ended by statements where
-     * the dialect says so (see {@link Dialect#beginStatement}): such a transaction would otherwise stay open on the
-     * pooled connection, autocommit or not.
-     */
-    private <T> T inTransaction(Connection c, PooledWork.Work<T> work) throws SQLException {
-        String begin = dialect.beginStatement();
-        if (begin == null) c.setAutoCommit(false);
-        else execute(c, begin);
-        try {
-            T result = work.run(c);
-            if (begin == null) commit(c);
-            else execute(c, "COMMIT");
-            return result;
-        } catch (SQLException | RuntimeException | Error e) {
-            rollBack(c, begin != null, e);
-            throw e;
-        } finally {
-            if (begin == null) c.setAutoCommit(true);
-        }
-    }
-
-    /**
-     * Undoes the connection's open transaction (begun by statement, or by turning autocommit off) after {@code failure},
-     * which carries any failure of the rollback.
-     */
-    private static void rollBack(Connection c, boolean begunByStatement, Throwable failure) {
-        try {
-            if (begunByStatement) execute(c, "ROLLBACK");
-            else c.rollback();
-        } catch (SQLException notRolledBack) {
-            failure.addSuppressed(notRolledBack);
-        }
-    }
-
     @Override
     public Instant databaseTime() {
         return repeatably("read the database clock", c -> {
-            try (PreparedStatement ps = prepare(c, sql.databaseTime); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = statements.prepare(c, sql.databaseTime); ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return dialect.readInstant(rs, "db_now");
             }
@@ -546,21 +482,21 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean resolveForRetry(String scope, String key) {
         requireIdentity(scope, key);
-        return withConnection("resolve for retry", onceMoreOnConflict(c -> update(c, sql.resolveForRetry, scope, key) == 1));
+        return withConnection("resolve for retry", onceMoreOnConflict(c -> statements.update(c, sql.resolveForRetry, scope, key) == 1));
     }
 
     @Override
     public boolean resolveAsCompleted(String scope, String key, StoredResponse response) {
         requireIdentity(scope, key);
         Objects.requireNonNull(response, "response");
-        return withConnection("resolve as completed", onceMoreOnConflict(c -> update(c, sql.resolveAsCompleted, response.status(),
+        return withConnection("resolve as completed", onceMoreOnConflict(c -> statements.update(c, sql.resolveAsCompleted, response.status(),
                 HeaderCodec.encode(response.headers()), response.body(), ttlMillis(), scope, key) == 1));
     }
 
     @Override
     public boolean delete(String scope, String key) {
         requireIdentity(scope, key);
-        return withConnection("delete", onceMoreOnConflict(c -> update(c, sql.delete, scope, key) == 1));
+        return withConnection("delete", onceMoreOnConflict(c -> statements.update(c, sql.delete, scope, key) == 1));
     }
 
     /** Connections of the request pool lent out now (not the background pool's). */
@@ -587,7 +523,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             try {
                 ConnectionPool.close(background);
             } finally {
-                if (watchdog != null) watchdog.close();
+                statements.close();
             }
         }
     }
@@ -614,7 +550,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         c.setAutoCommit(false);
         boolean committed = false;
         try {
-            try (PreparedStatement ps = prepare(c, sql.lockKey, scope, key); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = statements.prepare(c, sql.lockKey, scope, key); ResultSet rs = ps.executeQuery()) {
                 if (!rs.next() || !ownerToken.equals(rs.getString("owner_token")) || !"IN_FLIGHT".equals(rs.getString("status").trim())
                         || rs.getInt("lease_over") != 1) {
                     return LeaseDecision.CHANGED;
@@ -622,19 +558,19 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             }
             // Calls that carried a derived key to a host that honours it are safe to repeat; any other mark is not.
             boolean marked = false;
-            try (PreparedStatement ps = prepare(c, sql.ownerMarks, scope, key, ownerToken); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = statements.prepare(c, sql.ownerMarks, scope, key, ownerToken); ResultSet rs = ps.executeQuery()) {
                 while (!marked && rs.next()) marked = !EffectMark.Kind.KEYED_CALL.name().equals(rs.getString("kind").trim());
             }
             LeaseDecision decision;
             if (marked) {
-                decision = update(c, sql.markUnknown, scope, key, ownerToken) == 1 ? LeaseDecision.UNKNOWN : LeaseDecision.CHANGED;
+                decision = statements.update(c, sql.markUnknown, scope, key, ownerToken) == 1 ? LeaseDecision.UNKNOWN : LeaseDecision.CHANGED;
             } else if (takeOver != null) {
                 decision = write(c, sent, takeOver, sql.takeOverExpiredLease, takeOver.token(), leaseMillis(), ttlMillis(), scope, key,
                         fingerprint, ownerToken) ? LeaseDecision.TAKEN_OVER : LeaseDecision.CHANGED;
             } else {
-                decision = update(c, sql.releaseAfterCrash, scope, key, ownerToken) == 1 ? LeaseDecision.RETRYABLE : LeaseDecision.CHANGED;
+                decision = statements.update(c, sql.releaseAfterCrash, scope, key, ownerToken) == 1 ? LeaseDecision.RETRYABLE : LeaseDecision.CHANGED;
             }
-            commit(c);
+            statements.commit(c);
             committed = true;
             return decision;
         } finally {
@@ -659,7 +595,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         params[lookBack.length] = settings.batchSize();
         while (true) {
             List<String[]> expired = new ArrayList<>();
-            try (PreparedStatement ps = prepare(c, candidates, params); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = statements.prepare(c, candidates, params); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) expired.add(new String[] {rs.getString("scope"), rs.getString("idem_key"), rs.getString("owner_token")});
             }
             int decided = 0;
@@ -691,16 +627,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private List<EffectMark> effectsOf(Connection c, String scope, String key) throws SQLException {
         List<EffectMark> marks = new ArrayList<>();
-        try (PreparedStatement ps = prepare(c, sql.effectsOf, scope, key); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                EffectMark.Kind kind;
-                try {
-                    kind = EffectMark.Kind.valueOf(rs.getString("kind").trim());
-                } catch (IllegalArgumentException newer) {
-                    kind = EffectMark.Kind.UNWATCHED; // written by a newer release: still a mark
-                }
-                marks.add(new EffectMark(kind, rs.getString("detail"), dialect.readInstant(rs, "marked_at")));
-            }
+        try (PreparedStatement ps = statements.prepare(c, sql.effectsOf, scope, key); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) marks.add(rows.effect(rs));
         }
         return marks;
     }
@@ -725,73 +653,25 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     private boolean write(Connection c, Sent sent, OwnershipToken owned, String statement, Object... params) throws SQLException {
         sent.token = owned;
-        boolean won = update(c, statement, params) == 1;
+        boolean won = statements.update(c, statement, params) == 1;
         if (!won) sent.token = null;
         return won;
     }
 
     private KeyState readState(Connection c, String scope, String key) throws SQLException {
-        try (PreparedStatement ps = prepare(c, sql.selectState, scope, key); ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? stateOf(rs, scope, key) : null;
+        try (PreparedStatement ps = statements.prepare(c, sql.selectState, scope, key); ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? rows.stateOf(rs, scope, key) : null;
         }
-    }
-
-    /** A row of {@link Sql#selectState}'s columns. */
-    private KeyState stateOf(ResultSet rs, String scope, String key) throws SQLException {
-        KeyState state = new KeyState();
-        state.fingerprint = rs.getString("fingerprint");
-        state.status = decodeStatus(rs.getString("status"), scope, key);
-        state.ownerToken = rs.getString("owner_token");
-        state.leaseLeftMillis = rs.getLong("lease_left_ms");
-        state.expired = rs.getInt("expired") == 1;
-        state.response = state.status == KeyStatus.COMPLETED ? readResponse(rs, scope, key) : null;
-        return state;
-    }
-
-    /** A key's lease: only a key in flight has one (a completion leaves the column as it was, see Sql#complete). */
-    private Instant leaseOf(ResultSet rs, KeyStatus status) throws SQLException {
-        return status == KeyStatus.IN_FLIGHT ? dialect.readInstant(rs, "lease_expires_at") : null;
     }
 
     private List<KeyRecord> query(Connection c, String statement, Object... params) throws SQLException {
         List<KeyRecord> records = new ArrayList<>();
-        try (PreparedStatement ps = prepare(c, statement, params); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = statements.prepare(c, statement, params); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                String scope = rs.getString("scope");
-                String key = rs.getString("idem_key");
-                KeyStatus status = decodeStatus(rs.getString("status"), scope, key);
-                records.add(new KeyRecord(scope, key, rs.getString("fingerprint"), status, rs.getInt("attempts"),
-                        leaseOf(rs, status), dialect.readInstant(rs, "created_at"),
-                        dialect.readInstant(rs, "updated_at"), dialect.readInstant(rs, "expires_at"), readResponse(rs, scope, key)));
+                records.add(rows.record(rs));
             }
         }
         return records;
-    }
-
-    // A row this version cannot read (a status from a newer release during a rolling upgrade, corrupt headers) is a
-    // store failure naming the row, never an IllegalArgumentException from deep inside: callers fail closed on the key.
-    private KeyStatus decodeStatus(String raw, String scope, String key) {
-        if (raw != null) {
-            for (KeyStatus status : KeyStatus.values()) if (status.name().equals(raw.trim())) return status;
-        }
-        throw new StoreDataException(describe(scope, key) + " has status " + (raw == null ? "NULL" : "'" + raw + "'")
-                + ", which this version does not know (written by a newer release?); upgrade, or resolve or delete the key", null);
-    }
-
-    private StoredResponse readResponse(ResultSet rs, String scope, String key) throws SQLException {
-        int status = rs.getInt("response_status");
-        if (rs.wasNull()) return null;
-        byte[] body = rs.getBytes("response_body");
-        try {
-            return new StoredResponse(status, HeaderCodec.decode(rs.getString("response_headers")), body == null ? new byte[0] : body);
-        } catch (RuntimeException e) {
-            throw new StoreDataException(describe(scope, key) + " has a stored response this version cannot read ("
-                    + e.getMessage() + "); resolve or delete the key", e);
-        }
-    }
-
-    private String describe(String scope, String key) {
-        return "idempotency key '" + key + "' in scope '" + scope + "' (table " + settings.table() + ")";
     }
 
     private int inBatches(Connection c, String statement, IntConsumer afterEachBatch, Object... params) throws SQLException {
@@ -800,7 +680,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         while (true) {
             int changed;
             try {
-                changed = update(c, statement, params);
+                changed = statements.update(c, statement, params);
             } catch (SQLException e) {
                 // A row of the batch moved or was taken meanwhile (a partitioned table raises this where a plain one
                 // skips the row): the batch, rolled back whole, is chosen again.
@@ -810,47 +690,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             total += changed;
             if (changed > 0) afterEachBatch.accept(changed);
             if (changed < settings.batchSize()) return total;
-        }
-    }
-
-    private int update(Connection c, String statement, Object... params) throws SQLException {
-        try (PreparedStatement ps = prepare(c, statement, params)) {
-            return dialect.write(ps, PreparedStatement::executeUpdate, queryTimeoutNanos);
-        }
-    }
-
-    /** Commits on the server within the query timeout, or fails as a write that may not have been replicated. */
-    private void commit(Connection c) throws SQLException {
-        dialect.commit(c, this::limitTime, queryTimeoutNanos);
-    }
-
-    /** Holds a statement to the query timeout: the store's watchdog cancels it, or the driver (or H2's session) does. */
-    private void limitTime(java.sql.Statement s) throws SQLException {
-        if (watchdog != null) watchdog.watch(s, queryTimeoutNanos);
-        else dialect.limitTime(s, queryTimeoutSeconds);
-    }
-
-    /** A statement the database cancels itself once it ran past the query timeout, freeing its server process. */
-    private PreparedStatement prepare(Connection c, String statement, Object... params) throws SQLException {
-        PreparedStatement ps = c.prepareStatement(statement);
-        try {
-            limitTime(ps);
-            bind(ps, params);
-            return ps;
-        } catch (SQLException | RuntimeException e) {
-            ps.close();
-            throw e;
-        }
-    }
-
-    private static void bind(PreparedStatement ps, Object... params) throws SQLException {
-        for (int i = 0; i < params.length; i++) {
-            Object p = params[i];
-            if (p instanceof String) ps.setString(i + 1, (String) p);
-            else if (p instanceof Long) ps.setLong(i + 1, (Long) p);
-            else if (p instanceof Integer) ps.setInt(i + 1, (Integer) p);
-            else if (p instanceof byte[]) ps.setBytes(i + 1, (byte[]) p);
-            else throw new IllegalArgumentException("unsupported parameter type " + p);
         }
     }
 
@@ -983,9 +822,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             params[i++] = p.item.fingerprint;
             params[i++] = p.item.token.token();
         }
-        try (PreparedStatement ps = prepare(c, sql.reserveMany(batch.size()), params)) {
+        try (PreparedStatement ps = statements.prepare(c, sql.reserveMany(batch.size()), params)) {
             phase[0] = SENT;
-            try (ResultSet rs = dialect.write(ps, PreparedStatement::executeQuery, queryTimeoutNanos)) {
+            try (ResultSet rs = dialect.write(ps, PreparedStatement::executeQuery, statements.queryTimeoutNanos)) {
                 phase[0] = ANSWERED;
                 while (rs.next()) {
                     String token = rs.getString("batch_token");
@@ -994,7 +833,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         found.put(token, FirstStep.acquired(owned));
                     } else if (rs.getString("status") != null) {
                         try {
-                            found.put(token, FirstStep.present(stateOf(rs, owned.scope(), owned.key()), owned));
+                            found.put(token, FirstStep.present(rows.stateOf(rs, owned.scope(), owned.key()), owned));
                         } catch (StoreDataException unreadable) {
                             found.put(token, FirstStep.failed(unreadable)); // that key's caller alone fails closed
                         }
@@ -1016,7 +855,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         phase[0] = SENT;
         FirstStep step;
         try {
-            step = update(c, sql.insert, t.scope(), t.key(), alone.fingerprint, t.token(), leaseMillis(), ttlMillis()) == 1
+            step = statements.update(c, sql.insert, t.scope(), t.key(), alone.fingerprint, t.token(), leaseMillis(), ttlMillis()) == 1
                     ? FirstStep.acquired(t) : FirstStep.present(null, t);
         } catch (SQLException e) {
             if (!dialect.isDuplicateKey(e)) throw e;
@@ -1058,7 +897,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 int[] counts;
                 if (batch.size() == 1) {
                     phase[0] = SENT;
-                    counts = new int[] {update(c, sql.complete, completeParameters(batch.get(0).item))};
+                    counts = new int[] {statements.update(c, sql.complete, completeParameters(batch.get(0).item))};
                     phase[0] = ANSWERED;
                 } else {
                     List<Object[]> rows = new ArrayList<>(batch.size());
@@ -1095,7 +934,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      * found is replicated too (or fails as not replicated), so a lost answer never stands for a write a failover loses.
      */
     private boolean recordedBy(Connection c, Completion done) throws SQLException {
-        if (update(c, sql.touchCompleted, done.token.scope(), done.token.key(), done.token.token()) == 0) return false;
+        if (statements.update(c, sql.touchCompleted, done.token.scope(), done.token.key(), done.token.token()) == 0) return false;
         KeyState state = readState(c, done.token.scope(), done.token.key());
         return state != null && state.status == KeyStatus.COMPLETED && done.token.token().equals(state.ownerToken)
                 && done.response.equals(state.response);
@@ -1108,10 +947,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
      */
     int[] inOneTransaction(Connection c, String statement, List<Object[]> rows, int[] phase,
                                    boolean refusalsKeepTransaction) throws SQLException {
-        int[] counts = inTransaction(c, tx -> {
-            try (PreparedStatement ps = prepare(tx, statement)) {
+        int[] counts = statements.inTransaction(c, tx -> {
+            try (PreparedStatement ps = statements.prepare(tx, statement)) {
                 for (Object[] row : rows) {
-                    bind(ps, row);
+                    JdbcStatements.bind(ps, row);
                     ps.addBatch();
                 }
                 phase[0] = SENT;
@@ -1125,12 +964,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         });
         phase[0] = ANSWERED;
         return counts;
-    }
-
-    private static void execute(Connection c, String statement) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
     }
 
     private boolean onlyDuplicateKeys(BatchUpdateException e, int rows) {
@@ -1247,7 +1080,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private synchronized void ensureSchema(Connection c) throws SQLException {
         if (schemaReady) return;
         SchemaManager.apply(c, dialect, settings.table(), settings.schemaMode(), markedEffects, settings.partitioning(),
-                this::limitTime, queryTimeoutNanos);
+                statements::limitTime, statements.queryTimeoutNanos);
         if (partitions != null && settings.schemaMode() != SchemaMode.NONE) {
             try {
                 partitions.createAhead(c);
@@ -1274,20 +1107,5 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private static void requireLength(String what, String value, int max) {
         Objects.requireNonNull(value, what);
         if (value.length() > max) throw new IllegalArgumentException(what + " longer than " + max + " characters");
-    }
-
-    /** What reserve needs to know about an existing key. */
-    private static final class KeyState {
-        String fingerprint;
-        KeyStatus status;
-        String ownerToken;
-        long leaseLeftMillis;
-        boolean expired;
-        StoredResponse response;
-
-        /** Whether this state is the fresh reservation that {@code token}'s insert made. */
-        boolean ownedBy(OwnershipToken token) {
-            return token != null && status == KeyStatus.IN_FLIGHT && token.token().equals(ownerToken);
-        }
     }
 }
