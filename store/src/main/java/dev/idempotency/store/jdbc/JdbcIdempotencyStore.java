@@ -1,6 +1,5 @@
 package dev.idempotency.store.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.store.EffectMark;
 import dev.idempotency.store.ExpiredLeasePolicy;
 import dev.idempotency.store.IdempotencyStore;
@@ -13,11 +12,10 @@ import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreConfigurationException;
 import dev.idempotency.store.StoreDataException;
 import dev.idempotency.store.StoreException;
-import dev.idempotency.store.StoreNotReplicatedException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.StoredResponse;
-import dev.idempotency.store.jdbc.PooledWork.Work;
+import dev.idempotency.store.jdbc.StoreConnections.Sent;
 import dev.idempotency.store.jdbc.dialect.Dialect;
 
 import java.sql.BatchUpdateException;
@@ -31,27 +29,24 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 
 import static dev.idempotency.store.jdbc.PooledWork.ALWAYS;
-import static dev.idempotency.store.jdbc.PooledWork.NEVER;
 
 /**
- * {@link IdempotencyStore} on PostgreSQL, MariaDB/MySQL or H2, through HikariCP pools in autocommit: the main pool for
- * requests, and a small background pool for lease renewals and housekeeping, so that requests holding every main
- * connection can never starve the heartbeat that keeps their keys alive.
+ * {@link IdempotencyStore} on PostgreSQL, MariaDB/MySQL or H2, in autocommit: the life of a key on the request path
+ * (reservation and its decision, group-committed first inserts and completions, release, renewal), the sweep of
+ * expired leases and the purge. Its parts: {@link StoreConnections} (the request and background pools),
+ * {@link JdbcStatements} (statements held to the query timeout), {@link KeyRows} (rows as the store's types),
+ * {@link JdbcKeyAdministration} (the operator's queries and resolutions), {@link Sql} and the dialect.
  */
 public final class JdbcIdempotencyStore implements IdempotencyStore {
 
@@ -69,10 +64,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final StoreSettings settings;
     private final Dialect dialect;
     private final Sql sql;
-    private final HikariDataSource pool;
-    private final HikariDataSource background;
-    /** Housekeeping takes at most one background connection at a time: the other stays free for renewals. */
-    private final Semaphore housekeeping = new Semaphore(1);
     /** First inserts of new keys, shared among concurrent reservations; null with group commit off. */
     private final GroupCommit<Candidate, FirstStep> reservations;
     /** Completions, shared likewise. */
@@ -87,8 +78,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final SweepHorizon sweepHorizon = new SweepHorizon(System::nanoTime);
     private final JdbcStatements statements;
     private final KeyRows rows;
-    /** Work on the pools' connections, recovering from a lost one. */
-    private final PooledWork connections;
+    private final JdbcKeyAdministration administration;
+    private final StoreConnections connections;
     /** The key table's time partitions; null for one plain table. */
     private final TimePartitions partitions;
     /** When making a missing partition last failed for want of its lock (System.nanoTime), or 0. */
@@ -106,13 +97,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 settings.lease().toMillis(), settings.ttl().toMillis(), partitions != null);
         this.effectMarks = EffectMarks.of(dialect, settings.table());
         this.markedEffects = settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION;
-        this.pool = ConnectionPool.open(settings, dialect);
-        this.background = ConnectionPool.openBackground(settings, dialect, BACKGROUND_POOL_SIZE);
-        this.connections = new PooledWork(settings.connectTimeout(), c -> {
+        this.connections = new StoreConnections(settings, dialect, BACKGROUND_POOL_SIZE, c -> {
             if (!schemaReady) ensureSchema(c);
-        }, pool, background);
+        });
         this.statements = new JdbcStatements(dialect, settings.queryTimeout());
         this.rows = new KeyRows(dialect, settings.table());
+        this.administration = new JdbcKeyAdministration(settings, dialect, sql, connections, statements, rows, markedEffects);
         int lanes = groupCommitLanes(settings.poolSize());
         // A caller waits for its batch no longer than it would have waited for a connection and a statement.
         long maxWait = settings.connectTimeout().plus(settings.queryTimeout()).toNanos();
@@ -141,7 +131,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /** Connects and applies the schema mode now, instead of on first use. */
     @Override
     public void checkSchema() {
-        repeatably("check schema", c -> null);
+        connections.repeatably("check schema", c -> null);
     }
 
     @Override
@@ -172,7 +162,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         // The token of a write whose answer is outstanding: if the answer is lost, the key may be ours, and the caller
         // needs the token to give it back.
         Sent sent = new Sent();
-        return withConnection(pool, "reserve", sent, c -> decide(c, sent, scope, key, fingerprint, first));
+        return connections.withConnection(connections.requestPool(), "reserve", sent, c -> decide(c, sent, scope, key, fingerprint, first));
     }
 
     /** Everything after a first insert that did not win: what the key holds decides, a few rounds at most. */
@@ -282,7 +272,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 Boolean won = batched ? completions.submit(done) : GroupCommit.alone("complete", done, this::completeTogether);
                 if (won != null) return won;
             }
-            return repeatably("complete", c -> statements.update(c, sql.complete, completeParameters(done)) == 1 || recordedBy(c, done));
+            return connections.repeatably("complete", c -> statements.update(c, sql.complete, completeParameters(done)) == 1 || recordedBy(c, done));
         } finally {
             writeLoad.end();
         }
@@ -292,7 +282,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public boolean replaceResponse(OwnershipToken token, StoredResponse response) {
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(response, "response");
-        return repeatably("replace response", c -> statements.update(c, sql.replaceResponse, completeParameters(new Completion(token, response))) == 1);
+        return connections.repeatably("replace response", c -> statements.update(c, sql.replaceResponse, completeParameters(new Completion(token, response))) == 1);
     }
 
     private static Object[] completeParameters(Completion done) {
@@ -305,14 +295,14 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean release(OwnershipToken token) {
         Objects.requireNonNull(token, "token");
-        return withConnection("release", onceMoreOnConflict(c -> statements.update(c, sql.release, token.scope(), token.key(), token.token()) == 1));
+        return connections.withConnection("release", StoreConnections.onceMoreOnConflict(c -> statements.update(c, sql.release, token.scope(), token.key(), token.token()) == 1));
     }
 
     @Override
     public int renew(Collection<OwnershipToken> tokens) {
         if (tokens.isEmpty()) return 0;
         List<OwnershipToken> all = new ArrayList<>(tokens);
-        return withConnection(background, "renew", null, ALWAYS, c -> {
+        return connections.withConnection(connections.backgroundPool(), "renew", null, ALWAYS, c -> {
             int renewed = 0;
             for (int from = 0; from < all.size(); from += RENEW_CHUNK) {
                 List<OwnershipToken> chunk = all.subList(from, Math.min(all.size(), from + RENEW_CHUNK));
@@ -334,7 +324,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public boolean recordEffect(OwnershipToken token, EffectMark.Kind kind, String detail) {
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(kind, "kind");
-        return withConnection("record an effect", c -> effectMarks.mark(c, token, kind, detail));
+        return connections.withConnection("record an effect", c -> effectMarks.mark(c, token, kind, detail));
     }
 
     @Override
@@ -342,10 +332,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         long[] start = sweepHorizon.start();
         int swept;
         if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
-            swept = housekeeping("sweep expired leases", c -> sweepByEffectMarks(c, sql.expiredLeases, -start[0]));
+            swept = connections.housekeeping("sweep expired leases", c -> sweepByEffectMarks(c, sql.expiredLeases, -start[0]));
         } else {
             String statement = settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY ? sql.sweepToRetryable : sql.sweepToUnknown;
-            swept = housekeeping("sweep expired leases", c -> inBatches(c, statement, changed -> { }, Sql.lookBack(statement, start[0])));
+            swept = connections.housekeeping("sweep expired leases", c -> inBatches(c, statement, changed -> { }, Sql.lookBack(statement, start[0])));
         }
         sweepHorizon.completed(start[1]);
         return swept;
@@ -363,7 +353,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public int purgeExpired(IntConsumer afterEachBatch) {
         Objects.requireNonNull(afterEachBatch, "afterEachBatch");
-        return housekeeping("purge expired keys", c -> {
+        return connections.housekeeping("purge expired keys", c -> {
             int keys = 0;
             sweepExpiredKeys(c); // first: an abandoned key whose ttl is over becomes unknown or retryable, never stays
             if (partitions != null) {
@@ -382,7 +372,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public byte[] installationSecret() {
         byte[] known = installationSecret;
         if (known == null) {
-            known = repeatably("read the installation secret", this::readOrCreateSecret);
+            known = connections.repeatably("read the installation secret", this::readOrCreateSecret);
             installationSecret = known;
         }
         return known.clone();
@@ -408,101 +398,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    @Override
-    public Optional<KeyRecord> find(String scope, String key) {
-        requireIdentity(scope, key);
-        return repeatably("find", c -> {
-            List<KeyRecord> records = query(c, sql.find, scope, key);
-            if (records.isEmpty()) return Optional.<KeyRecord>empty();
-            KeyRecord found = records.get(0);
-            boolean marksMatter = found.status() == KeyStatus.UNKNOWN || found.status() == KeyStatus.IN_FLIGHT;
-            return Optional.of(marksMatter ? found.withEffects(effectsIfAny(c, scope, key)) : found);
-        });
-    }
-
-    @Override
-    public List<KeyRecord> list(KeyQuery query) {
-        Objects.requireNonNull(query, "query");
-        if (query.scope() != null) requireLength("scope", query.scope(), MAX_IDENTIFIER_LENGTH);
-        List<Object> params = new ArrayList<>();
-        if (query.status() != null) params.add(query.status().name());
-        if (query.scope() != null) params.add(query.scope());
-        if (query.olderThan() != null) params.add(-query.olderThan().toMillis());
-        params.add(query.limit());
-        String statement = sql.list(query.status() != null, query.scope() != null, query.olderThan() != null);
-        return repeatably("list", c -> statements.readingWholeTable(c, whole -> {
-            List<KeyRecord> records = new ArrayList<>();
-            try (PreparedStatement ps = statements.prepare(whole, statement, params.toArray()); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) records.add(rows.summary(rs));
-            }
-            return records;
-        }));
-    }
-
-    @Override
-    public Map<KeyStatus, Long> countByStatus() {
-        return repeatably("count keys", c -> statements.readingWholeTable(c, whole -> {
-            Map<KeyStatus, Long> counts = new EnumMap<>(KeyStatus.class);
-            try (PreparedStatement ps = statements.prepare(whole, sql.countByStatus); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) counts.put(rows.decodeStatus(rs.getString("status"), "*", "*"), rs.getLong("n"));
-            }
-            return counts;
-        }));
-    }
-
-    @Override
-    public Instant databaseTime() {
-        return repeatably("read the database clock", c -> {
-            try (PreparedStatement ps = statements.prepare(c, sql.databaseTime); ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return dialect.readInstant(rs, "db_now");
-            }
-        });
-    }
-
-    /**
-     * What the store's database user may not do that the store needs, one line each; empty when everything works.
-     * Inserts, updates and deletes a probe row in a transaction that is rolled back; with {@code ddl}, also creates and
-     * drops a probe table (schema mode create needs that).
-     */
-    public List<String> privilegeProblems(boolean ddl) {
-        return withConnection("check privileges", c -> PrivilegeProbe.problems(c, dialect, settings.table(), true, ddl));
-    }
-
-    /** Whether the key table exists and can be read (a store opened with schema mode none does no more than ask). */
-    public boolean tableExists() {
-        return repeatably("look for the table", c -> PrivilegeProbe.tableReadable(c, settings.table()));
-    }
-
-    /** {@link #privilegeProblems} for a table that does not exist yet: only whether it could be created. */
-    public List<String> creationProblems() {
-        return withConnection("check privileges", c -> PrivilegeProbe.problems(c, dialect, settings.table(), false, true));
-    }
-
-    @Override
-    public boolean resolveForRetry(String scope, String key) {
-        requireIdentity(scope, key);
-        return withConnection("resolve for retry", onceMoreOnConflict(c -> statements.update(c, sql.resolveForRetry, scope, key) == 1));
-    }
-
-    @Override
-    public boolean resolveAsCompleted(String scope, String key, StoredResponse response) {
-        requireIdentity(scope, key);
-        Objects.requireNonNull(response, "response");
-        return withConnection("resolve as completed", onceMoreOnConflict(c -> statements.update(c, sql.resolveAsCompleted, response.status(),
-                HeaderCodec.encode(response.headers()), response.body(), ttlMillis(), scope, key) == 1));
-    }
-
-    @Override
-    public boolean delete(String scope, String key) {
-        requireIdentity(scope, key);
-        return withConnection("delete", onceMoreOnConflict(c -> statements.update(c, sql.delete, scope, key) == 1));
-    }
-
     /** Connections of the request pool lent out now (not the background pool's). */
     @Override
     public int connectionsInUse() {
-        com.zaxxer.hikari.HikariPoolMXBean figures = pool.getHikariPoolMXBean();
+        com.zaxxer.hikari.HikariPoolMXBean figures = connections.requestPool().getHikariPoolMXBean();
         return figures == null ? 0 : figures.getActiveConnections();
     }
 
@@ -516,15 +415,65 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
+    public Optional<KeyRecord> find(String scope, String key) {
+        return administration.find(scope, key);
+    }
+
+    @Override
+    public List<KeyRecord> list(KeyQuery query) {
+        return administration.list(query);
+    }
+
+    @Override
+    public Map<KeyStatus, Long> countByStatus() {
+        return administration.countByStatus();
+    }
+
+    @Override
+    public Instant databaseTime() {
+        return administration.databaseTime();
+    }
+
+    /**
+     * What the store's database user may not do that the store needs, one line each; empty when everything works.
+     * Inserts, updates and deletes a probe row in a transaction that is rolled back; with {@code ddl}, also creates and
+     * drops a probe table (schema mode create needs that).
+     */
+    public List<String> privilegeProblems(boolean ddl) {
+        return administration.privilegeProblems(ddl);
+    }
+
+    /** Whether the key table exists and can be read (a store opened with schema mode none does no more than ask). */
+    public boolean tableExists() {
+        return administration.tableExists();
+    }
+
+    /** {@link #privilegeProblems} for a table that does not exist yet: only whether it could be created. */
+    public List<String> creationProblems() {
+        return administration.creationProblems();
+    }
+
+    @Override
+    public boolean resolveForRetry(String scope, String key) {
+        return administration.resolveForRetry(scope, key);
+    }
+
+    @Override
+    public boolean resolveAsCompleted(String scope, String key, StoredResponse response) {
+        return administration.resolveAsCompleted(scope, key, response);
+    }
+
+    @Override
+    public boolean delete(String scope, String key) {
+        return administration.delete(scope, key);
+    }
+
+    @Override
     public void close() {
         try {
-            ConnectionPool.close(pool);
+            connections.close();
         } finally {
-            try {
-                ConnectionPool.close(background);
-            } finally {
-                statements.close();
-            }
+            statements.close();
         }
     }
 
@@ -612,27 +561,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    /**
-     * The marks of a key's owner, also for an operator whose own settings do not say transaction (the key may have
-     * been written by nodes that do); none where the effect table does not exist.
-     */
-    private List<EffectMark> effectsIfAny(Connection c, String scope, String key) throws SQLException {
-        try {
-            return effectsOf(c, scope, key);
-        } catch (SQLException e) {
-            if (markedEffects || Failures.unavailable(e)) throw e;
-            return Collections.emptyList();
-        }
-    }
-
-    private List<EffectMark> effectsOf(Connection c, String scope, String key) throws SQLException {
-        List<EffectMark> marks = new ArrayList<>();
-        try (PreparedStatement ps = statements.prepare(c, sql.effectsOf, scope, key); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) marks.add(rows.effect(rs));
-        }
-        return marks;
-    }
-
     // ---- statements
 
     private boolean insert(Connection c, Sent sent, OwnershipToken owned, String fingerprint) throws SQLException {
@@ -662,16 +590,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         try (PreparedStatement ps = statements.prepare(c, sql.selectState, scope, key); ResultSet rs = ps.executeQuery()) {
             return rs.next() ? rows.stateOf(rs, scope, key) : null;
         }
-    }
-
-    private List<KeyRecord> query(Connection c, String statement, Object... params) throws SQLException {
-        List<KeyRecord> records = new ArrayList<>();
-        try (PreparedStatement ps = statements.prepare(c, statement, params); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                records.add(rows.record(rs));
-            }
-        }
-        return records;
     }
 
     private int inBatches(Connection c, String statement, IntConsumer afterEachBatch, Object... params) throws SQLException {
@@ -779,7 +697,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         try {
             // Repeated with the same tokens on a fresh connection while nothing came back: a key the lost attempt
             // inserted reads as ours.
-            inBatchConnection(found::isEmpty, c -> {
+            connections.inBatchConnection(found::isEmpty, c -> {
                 // A key alone: the plain insert. The statement that also reads a refused key's state cost a lone new
                 // key 30 % of its throughput on PostgreSQL; a refused one reads the state in a second round trip.
                 if (batch.size() == 1) insertAlone(c, batch.get(0).item, phase, found);
@@ -796,7 +714,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 } else if (e instanceof SQLException && !Failures.unavailable((SQLException) e)) {
                     found.put(t.token(), FirstStep.NOT_TRIED); // failed or rolled back whole: nothing stays
                 } else if (e instanceof SQLException) {
-                    p.fail(translate((SQLException) e, "reserve", phase[0] == SENT ? t : null));
+                    p.fail(StoreConnections.translate((SQLException) e, "reserve", phase[0] == SENT ? t : null));
                 } else if (phase[0] == SENT) {
                     p.fail(new StoreUnavailableException("idempotency store did not answer a reserve: " + e, e, t));
                 } else {
@@ -893,7 +811,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         int[] phase = {NOTHING_SENT};
         try {
             // Fenced by token, so repeatable on a fresh connection: a completion the lost attempt wrote reads as ours.
-            boolean[] won = inBatchConnection(ALWAYS, c -> {
+            boolean[] won = connections.inBatchConnection(ALWAYS, c -> {
                 int[] counts;
                 if (batch.size() == 1) {
                     phase[0] = SENT;
@@ -917,7 +835,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     && !Failures.unavailable((SQLException) e);
             for (GroupCommit.Pending<Completion, Boolean> p : batch) {
                 if (rolledBack) p.succeed(null); // nothing of the batch stays: each runs on its own
-                else if (e instanceof SQLException) p.fail(translate((SQLException) e, "complete", null));
+                else if (e instanceof SQLException) p.fail(StoreConnections.translate((SQLException) e, "complete", null));
                 else if (phase[0] == NOTHING_SENT && e instanceof RuntimeException) p.fail((RuntimeException) e);
                 else p.fail(new StoreUnavailableException("idempotency store did not answer a complete: " + e, e));
             }
@@ -991,91 +909,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return distinct;
     }
 
-    private <T> T inBatchConnection(BooleanSupplier mayRepeat, Work<T> work) throws SQLException {
-        return connections.run(pool, mayRepeat, work);
-    }
-
-    // ---- connections, schema, errors
-
-    /** What {@link #reserve} has sent and not yet heard back about. */
-    private static final class Sent {
-        OwnershipToken token;
-    }
-
-    /**
-     * A single fenced or conditional write, run once more when it lost a conflict (its row moved to another partition,
-     * a deadlock): its conditions are read again, so the second run decides on what the first could not.
-     */
-    private static <T> Work<T> onceMoreOnConflict(Work<T> work) {
-        return c -> {
-            try {
-                return work.run(c);
-            } catch (SQLException e) {
-                if (!Failures.lostConflict(e)) throw e;
-                return work.run(c);
-            }
-        };
-    }
-
-    private <T> T withConnection(String operation, Work<T> work) {
-        return withConnection(pool, operation, null, NEVER, work);
-    }
-
-    /** Work whose second run on a fresh connection changes nothing the first did not: reads, fenced writes. */
-    private <T> T repeatably(String operation, Work<T> work) {
-        return withConnection(pool, operation, null, ALWAYS, work);
-    }
-
-    private <T> T withConnection(HikariDataSource source, String operation, Sent sent, Work<T> work) {
-        return withConnection(source, operation, sent, NEVER, work);
-    }
-
-    private <T> T withConnection(HikariDataSource source, String operation, Sent sent, BooleanSupplier mayRepeat, Work<T> work) {
-        try {
-            return connections.run(source, mayRepeat, work);
-        } catch (SQLException e) {
-            throw translate(e, operation, sent == null ? null : sent.token);
-        }
-    }
-
-    private static StoreException translate(SQLException e, String operation, OwnershipToken possiblyReserved) {
-        if (Dialect.NOT_REPLICATED.equals(e.getSQLState())) {
-            return new StoreNotReplicatedException("idempotency store wrote without replication during " + operation + ": "
-                    + e.getMessage(), e, possiblyReserved);
-        }
-        if (Failures.unavailable(e) || Failures.lostConflict(e)) {
-            return new StoreUnavailableException("idempotency store unavailable during " + operation + ": " + withCause(e), e,
-                    possiblyReserved);
-        }
-        return new StoreException("idempotency store failed during " + operation + ": " + e.getMessage(), e);
-    }
-
-    /** The pool's "connection is not available" says nothing of why; the driver's failure beneath it does. */
-    private static String withCause(SQLException e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        String message = e.getMessage();
-        return root == e || root.getMessage() == null || String.valueOf(message).contains(root.getMessage())
-                ? message : message + " (" + root.getMessage().trim() + ")";
-    }
-
-    /** Sweep and purge: on the background pool, one at a time, waiting no longer than for a connection. */
-    private int housekeeping(String operation, Work<Integer> work) {
-        try {
-            if (!housekeeping.tryAcquire(settings.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new StoreUnavailableException("idempotency store busy during " + operation
-                        + ": other housekeeping still runs after " + settings.connectTimeout().toMillis() + " ms", null);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StoreUnavailableException("interrupted before " + operation, e);
-        }
-        try {
-            return withConnection(background, operation, null, work);
-        } finally {
-            housekeeping.release();
-        }
-    }
+    // ---- schema
 
     private synchronized void ensureSchema(Connection c) throws SQLException {
         if (schemaReady) return;
@@ -1098,13 +932,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private long ttlMillis() { return settings.ttl().toMillis(); }
 
-    private static void requireIdentity(String scope, String key) {
+    static void requireIdentity(String scope, String key) {
         requireLength("scope", scope, MAX_IDENTIFIER_LENGTH);
         requireLength("key", key, MAX_IDENTIFIER_LENGTH);
         if (key.isEmpty()) throw new IllegalArgumentException("key must not be empty");
     }
 
-    private static void requireLength(String what, String value, int max) {
+    static void requireLength(String what, String value, int max) {
         Objects.requireNonNull(value, what);
         if (value.length() > max) throw new IllegalArgumentException(what + " longer than " + max + " characters");
     }
