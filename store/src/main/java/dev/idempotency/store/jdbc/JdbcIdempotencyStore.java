@@ -11,26 +11,23 @@ import dev.idempotency.store.Reservation;
 import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreConfigurationException;
 import dev.idempotency.store.StoreDataException;
-import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
-import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.StoredResponse;
+import dev.idempotency.store.jdbc.BatchedWrites.Candidate;
+import dev.idempotency.store.jdbc.BatchedWrites.Completion;
+import dev.idempotency.store.jdbc.BatchedWrites.FirstStep;
 import dev.idempotency.store.jdbc.StoreConnections.Sent;
 import dev.idempotency.store.jdbc.dialect.Dialect;
 
-import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -45,6 +42,7 @@ import static dev.idempotency.store.jdbc.PooledWork.ALWAYS;
  * {@link IdempotencyStore} on PostgreSQL, MariaDB/MySQL or H2, in autocommit: the life of a key on the request path
  * (reservation and its decision, group-committed first inserts and completions, release, renewal), the sweep of
  * expired leases and the purge. Its parts: {@link StoreConnections} (the request and background pools),
+ * {@link BatchedWrites} (the batches group commit hands over),
  * {@link JdbcStatements} (statements held to the query timeout), {@link KeyRows} (rows as the store's types),
  * {@link JdbcKeyAdministration} (the operator's queries and resolutions), {@link Sql} and the dialect.
  */
@@ -78,6 +76,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final SweepHorizon sweepHorizon = new SweepHorizon(System::nanoTime);
     private final JdbcStatements statements;
     private final KeyRows rows;
+    private final BatchedWrites batches;
     private final JdbcKeyAdministration administration;
     private final StoreConnections connections;
     /** The key table's time partitions; null for one plain table. */
@@ -102,13 +101,17 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         });
         this.statements = new JdbcStatements(dialect, settings.queryTimeout());
         this.rows = new KeyRows(dialect, settings.table());
-        this.administration = new JdbcKeyAdministration(settings, dialect, sql, connections, statements, rows, markedEffects);
+        this.batches = new BatchedWrites(settings, dialect, sql, connections, statements, rows, this::readState);
+        this.administration = new JdbcKeyAdministration(settings, dialect, sql, connections, statements, rows,
+                markedEffects);
         int lanes = groupCommitLanes(settings.poolSize());
         // A caller waits for its batch no longer than it would have waited for a connection and a statement.
         long maxWait = settings.connectTimeout().plus(settings.queryTimeout()).toNanos();
         this.writeLoad = new WriteLoad(settings.poolSize(), lanes);
-        this.reservations = settings.groupCommit() ? new GroupCommit<>("reserve", lanes, MAX_GROUP, maxWait, this::firstInserts) : null;
-        this.completions = settings.groupCommit() ? new GroupCommit<>("complete", lanes, MAX_GROUP, maxWait, this::completeTogether) : null;
+        this.reservations = settings.groupCommit()
+                ? new GroupCommit<>("reserve", lanes, MAX_GROUP, maxWait, batches::firstInserts) : null;
+        this.completions = settings.groupCommit()
+                ? new GroupCommit<>("complete", lanes, MAX_GROUP, maxWait, batches::completeTogether) : null;
     }
 
     /**
@@ -152,7 +155,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             first = FirstStep.NOT_TRIED;
         } else {
             Candidate candidate = new Candidate(new OwnershipToken(scope, key, UUID.randomUUID().toString()), fingerprint);
-            first = batched ? reservations.submit(candidate) : GroupCommit.alone("reserve", candidate, this::firstInserts);
+            first = batched ? reservations.submit(candidate) : GroupCommit.alone("reserve", candidate, batches::firstInserts);
         }
         if (first.acquired != null) return Reservation.acquired(first.acquired);
         if (first.failure != null) throw first.failure;
@@ -162,7 +165,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         // The token of a write whose answer is outstanding: if the answer is lost, the key may be ours, and the caller
         // needs the token to give it back.
         Sent sent = new Sent();
-        return connections.withConnection(connections.requestPool(), "reserve", sent, c -> decide(c, sent, scope, key, fingerprint, first));
+        return connections.withConnection(connections.requestPool(), "reserve", sent,
+                c -> decide(c, sent, scope, key, fingerprint, first));
     }
 
     /** Everything after a first insert that did not win: what the key holds decides, a few rounds at most. */
@@ -269,10 +273,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         boolean batched = writeLoad.start();
         try {
             if (completions != null) {
-                Boolean won = batched ? completions.submit(done) : GroupCommit.alone("complete", done, this::completeTogether);
+                Boolean won = batched ? completions.submit(done) : GroupCommit.alone("complete", done, batches::completeTogether);
                 if (won != null) return won;
             }
-            return connections.repeatably("complete", c -> statements.update(c, sql.complete, completeParameters(done)) == 1 || recordedBy(c, done));
+            return connections.repeatably("complete",
+                    c -> statements.update(c, sql.complete, done.parameters()) == 1 || batches.recordedBy(c, done));
         } finally {
             writeLoad.end();
         }
@@ -282,20 +287,15 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public boolean replaceResponse(OwnershipToken token, StoredResponse response) {
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(response, "response");
-        return connections.repeatably("replace response", c -> statements.update(c, sql.replaceResponse, completeParameters(new Completion(token, response))) == 1);
-    }
-
-    private static Object[] completeParameters(Completion done) {
-        StoredResponse response = done.response;
-        OwnershipToken token = done.token;
-        return new Object[] {response.status(), HeaderCodec.encode(response.headers()), response.body(),
-                token.scope(), token.key(), token.token()};
+        Object[] parameters = new Completion(token, response).parameters();
+        return connections.repeatably("replace response", c -> statements.update(c, sql.replaceResponse, parameters) == 1);
     }
 
     @Override
     public boolean release(OwnershipToken token) {
         Objects.requireNonNull(token, "token");
-        return connections.withConnection("release", StoreConnections.onceMoreOnConflict(c -> statements.update(c, sql.release, token.scope(), token.key(), token.token()) == 1));
+        return connections.withConnection("release", StoreConnections.onceMoreOnConflict(
+                c -> statements.update(c, sql.release, token.scope(), token.key(), token.token()) == 1));
     }
 
     @Override
@@ -332,10 +332,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         long[] start = sweepHorizon.start();
         int swept;
         if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
-            swept = connections.housekeeping("sweep expired leases", c -> sweepByEffectMarks(c, sql.expiredLeases, -start[0]));
+            swept = connections.housekeeping("sweep expired leases",
+                    c -> sweepByEffectMarks(c, sql.expiredLeases, -start[0]));
         } else {
             String statement = settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY ? sql.sweepToRetryable : sql.sweepToUnknown;
-            swept = connections.housekeeping("sweep expired leases", c -> inBatches(c, statement, changed -> { }, Sql.lookBack(statement, start[0])));
+            swept = connections.housekeeping("sweep expired leases",
+                    c -> inBatches(c, statement, changed -> { }, Sql.lookBack(statement, start[0])));
         }
         sweepHorizon.completed(start[1]);
         return swept;
@@ -611,302 +613,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    // ---- group commit
-
-    /** A reservation's first insert, waiting for its batch. */
-    private static final class Candidate {
-        final OwnershipToken token;
-        final String fingerprint;
-
-        Candidate(OwnershipToken token, String fingerprint) {
-            this.token = token;
-            this.fingerprint = fingerprint;
-        }
-    }
-
-    /** A completion waiting for its batch. */
-    private static final class Completion {
-        final OwnershipToken token;
-        final StoredResponse response;
-
-        Completion(OwnershipToken token, StoredResponse response) {
-            this.token = token;
-            this.response = response;
-        }
-    }
-
-    /** What a reservation's batched first insert found. */
-    private static final class FirstStep {
-        /** Not tried, or rolled back: the reservation starts from its own insert. */
-        static final FirstStep NOT_TRIED = new FirstStep(null, false, null, null, null);
-
-        /** The token that now owns the key, when the insert got in. */
-        final OwnershipToken acquired;
-        /** The insert was refused: the key exists. */
-        final boolean present;
-        /** The key's state as the batch read it, when it did. */
-        final KeyState state;
-        /**
-         * The token the refused insert carried: should the key turn out to hold it all the same (a driver whose count
-         * said less than the database did), it is ours.
-         */
-        final OwnershipToken tried;
-        /** The key's row cannot be read by this version: its caller fails closed, the batch's others are unaffected. */
-        final StoreDataException failure;
-
-        private FirstStep(OwnershipToken acquired, boolean present, KeyState state, OwnershipToken tried, StoreDataException failure) {
-            this.acquired = acquired;
-            this.present = present;
-            this.state = state;
-            this.tried = tried;
-            this.failure = failure;
-        }
-
-        static FirstStep acquired(OwnershipToken token) { return new FirstStep(token, false, null, null, null); }
-
-        static FirstStep present(KeyState state, OwnershipToken tried) { return new FirstStep(null, true, state, tried, null); }
-
-        static FirstStep failed(StoreDataException e) { return new FirstStep(null, true, null, null, e); }
-    }
-
-    // One order for every batch: two batches never wait for each other's keys in opposite orders (no deadlocks).
-    private static final Comparator<OwnershipToken> KEY_ORDER =
-            Comparator.comparing(OwnershipToken::scope).thenComparing(OwnershipToken::key);
-
-    // How far a batch got: what a failure can have left behind.
-    private static final int NOTHING_SENT = 0;
-    private static final int SENT = 1;
-    /** The database answered (the statement returned, the transaction committed): its writes stand. */
-    private static final int ANSWERED = 2;
-
-    /**
-     * The first inserts of many reservations in one statement (PostgreSQL, which also reads back the state of every key
-     * it could not insert) or one transaction. A key twice in one batch goes in once; its twin starts on its own. Every
-     * caller gets an outcome of its own, whatever fails:
-     * <ul>
-     * <li>nothing reached the database, or it was rolled back: each reservation starts on its own;</li>
-     * <li>the answer was lost: each fails with its own possibly reserved token;</li>
-     * <li>the database answered but something after that failed (a row this version cannot read, an unexpected count):
-     * the callers with a clear outcome get it; the others look at their key, which is theirs if it holds their token.</li>
-     * </ul>
-     */
-    private void firstInserts(List<GroupCommit.Pending<Candidate, FirstStep>> items) {
-        List<GroupCommit.Pending<Candidate, FirstStep>> batch = distinctKeys(items, p -> p.item.token);
-        int[] phase = {NOTHING_SENT};
-        Map<String, FirstStep> found = new HashMap<>();
-        try {
-            // Repeated with the same tokens on a fresh connection while nothing came back: a key the lost attempt
-            // inserted reads as ours.
-            connections.inBatchConnection(found::isEmpty, c -> {
-                // A key alone: the plain insert. The statement that also reads a refused key's state cost a lone new
-                // key 30 % of its throughput on PostgreSQL; a refused one reads the state in a second round trip.
-                if (batch.size() == 1) insertAlone(c, batch.get(0).item, phase, found);
-                else if (dialect.reservesWithStateInOneStatement()) insertReadingState(c, batch, phase, found);
-                else insertAll(c, batch, phase, found);
-                return null;
-            });
-        } catch (SQLException | RuntimeException | Error e) {
-            for (GroupCommit.Pending<Candidate, FirstStep> p : batch) {
-                OwnershipToken t = p.item.token;
-                if (found.containsKey(t.token())) continue;
-                if (phase[0] == ANSWERED) {
-                    found.put(t.token(), FirstStep.present(null, t));
-                } else if (e instanceof SQLException && !Failures.unavailable((SQLException) e)) {
-                    found.put(t.token(), FirstStep.NOT_TRIED); // failed or rolled back whole: nothing stays
-                } else if (e instanceof SQLException) {
-                    p.fail(StoreConnections.translate((SQLException) e, "reserve", phase[0] == SENT ? t : null));
-                } else if (phase[0] == SENT) {
-                    p.fail(new StoreUnavailableException("idempotency store did not answer a reserve: " + e, e, t));
-                } else {
-                    p.fail(e instanceof RuntimeException ? (RuntimeException) e : new StoreException("idempotency store failed during reserve: " + e, e));
-                }
-            }
-        } finally {
-            for (GroupCommit.Pending<Candidate, FirstStep> p : items) {
-                FirstStep step = found.get(p.item.token.token());
-                p.succeed(step == null ? FirstStep.NOT_TRIED : step); // twins, and rows the statement could not see
-            }
-        }
-    }
-
-    /** One statement inserting every key it can and reading the state of every other (PostgreSQL). */
-    private void insertReadingState(Connection c, List<GroupCommit.Pending<Candidate, FirstStep>> batch, int[] phase,
-                                    Map<String, FirstStep> found) throws SQLException {
-        Object[] params = new Object[4 * batch.size()];
-        int i = 0;
-        for (GroupCommit.Pending<Candidate, FirstStep> p : batch) {
-            params[i++] = p.item.token.scope();
-            params[i++] = p.item.token.key();
-            params[i++] = p.item.fingerprint;
-            params[i++] = p.item.token.token();
-        }
-        try (PreparedStatement ps = statements.prepare(c, sql.reserveMany(batch.size()), params)) {
-            phase[0] = SENT;
-            try (ResultSet rs = dialect.write(ps, PreparedStatement::executeQuery, statements.queryTimeoutNanos)) {
-                phase[0] = ANSWERED;
-                while (rs.next()) {
-                    String token = rs.getString("batch_token");
-                    OwnershipToken owned = tokenOf(batch, token);
-                    if (rs.getInt("inserted") == 1) {
-                        found.put(token, FirstStep.acquired(owned));
-                    } else if (rs.getString("status") != null) {
-                        try {
-                            found.put(token, FirstStep.present(rows.stateOf(rs, owned.scope(), owned.key()), owned));
-                        } catch (StoreDataException unreadable) {
-                            found.put(token, FirstStep.failed(unreadable)); // that key's caller alone fails closed
-                        }
-                    }
-                    // else refused by a row committed after this statement's snapshot: not visible here, looked at again
-                }
-            }
-        }
-    }
-
-    private static OwnershipToken tokenOf(List<GroupCommit.Pending<Candidate, FirstStep>> batch, String token) throws SQLException {
-        for (GroupCommit.Pending<Candidate, FirstStep> p : batch) if (p.item.token.token().equals(token)) return p.item.token;
-        throw new SQLException("the database answered for a token this batch did not send");
-    }
-
-    /** A batch of one: the plain insert in autocommit, as without group commit. */
-    private void insertAlone(Connection c, Candidate alone, int[] phase, Map<String, FirstStep> found) throws SQLException {
-        OwnershipToken t = alone.token;
-        phase[0] = SENT;
-        FirstStep step;
-        try {
-            step = statements.update(c, sql.insert, t.scope(), t.key(), alone.fingerprint, t.token(), leaseMillis(), ttlMillis()) == 1
-                    ? FirstStep.acquired(t) : FirstStep.present(null, t);
-        } catch (SQLException e) {
-            if (!dialect.isDuplicateKey(e)) throw e;
-            step = FirstStep.present(null, t);
-        }
-        phase[0] = ANSWERED;
-        found.put(t.token(), step);
-    }
-
-    /**
-     * Every first insert in one transaction, each with its own update count. A count that says nothing (a driver set to
-     * report batches as a whole) leaves the caller to look at its key, which is its own if it holds its token.
-     */
-    private void insertAll(Connection c, List<GroupCommit.Pending<Candidate, FirstStep>> batch, int[] phase,
-                           Map<String, FirstStep> found) throws SQLException {
-        List<Object[]> rows = new ArrayList<>(batch.size());
-        for (GroupCommit.Pending<Candidate, FirstStep> p : batch) {
-            OwnershipToken t = p.item.token;
-            rows.add(new Object[] {t.scope(), t.key(), p.item.fingerprint, t.token(), leaseMillis(), ttlMillis()});
-        }
-        int[] counts = inOneTransaction(c, sql.insert, rows, phase, dialect.refusedInsertKeepsTransaction());
-        for (int i = 0; i < batch.size(); i++) {
-            OwnershipToken t = batch.get(i).item.token;
-            found.put(t.token(), i < counts.length && counts[i] == 1 ? FirstStep.acquired(t) : FirstStep.present(null, t));
-        }
-    }
-
-    /**
-     * Completions together: one transaction, each with its own update count (fencing as in {@link #complete}). A lone
-     * completion runs as before, in autocommit. A batch that failed short of the database (or was rolled back) lets each
-     * completion run on its own (answered by null); once committed, a count that says nothing is read back from the key.
-     */
-    private void completeTogether(List<GroupCommit.Pending<Completion, Boolean>> items) {
-        List<GroupCommit.Pending<Completion, Boolean>> batch = distinctKeys(items, p -> p.item.token);
-        int[] phase = {NOTHING_SENT};
-        try {
-            // Fenced by token, so repeatable on a fresh connection: a completion the lost attempt wrote reads as ours.
-            boolean[] won = connections.inBatchConnection(ALWAYS, c -> {
-                int[] counts;
-                if (batch.size() == 1) {
-                    phase[0] = SENT;
-                    counts = new int[] {statements.update(c, sql.complete, completeParameters(batch.get(0).item))};
-                    phase[0] = ANSWERED;
-                } else {
-                    List<Object[]> rows = new ArrayList<>(batch.size());
-                    for (GroupCommit.Pending<Completion, Boolean> p : batch) rows.add(completeParameters(p.item));
-                    counts = inOneTransaction(c, sql.complete, rows, phase, false);
-                }
-                boolean[] outcome = new boolean[batch.size()];
-                for (int i = 0; i < outcome.length; i++) {
-                    Completion done = batch.get(i).item;
-                    outcome[i] = i < counts.length && counts[i] == 1 || recordedBy(c, done);
-                }
-                return outcome;
-            });
-            for (int i = 0; i < won.length; i++) batch.get(i).succeed(won[i]);
-        } catch (SQLException | RuntimeException | Error e) {
-            boolean rolledBack = batch.size() > 1 && phase[0] != ANSWERED && e instanceof SQLException
-                    && !Failures.unavailable((SQLException) e);
-            for (GroupCommit.Pending<Completion, Boolean> p : batch) {
-                if (rolledBack) p.succeed(null); // nothing of the batch stays: each runs on its own
-                else if (e instanceof SQLException) p.fail(StoreConnections.translate((SQLException) e, "complete", null));
-                else if (phase[0] == NOTHING_SENT && e instanceof RuntimeException) p.fail((RuntimeException) e);
-                else p.fail(new StoreUnavailableException("idempotency store did not answer a complete: " + e, e));
-            }
-        } finally {
-            for (GroupCommit.Pending<Completion, Boolean> p : items) p.succeed(null); // twins run on their own
-        }
-    }
-
-    /**
-     * Whether the key already holds exactly this completion: written by an attempt whose answer was lost, or reported
-     * as a count that says nothing. Another response on the same token (an earlier attempt's, or an operator's decision
-     * that differs) is not this completion: the fenced update lost, and the caller must not send its response. A
-     * committing no-op write comes first: on a primary with a synchronous standby it returns only once the completion
-     * found is replicated too (or fails as not replicated), so a lost answer never stands for a write a failover loses.
-     */
-    private boolean recordedBy(Connection c, Completion done) throws SQLException {
-        if (statements.update(c, sql.touchCompleted, done.token.scope(), done.token.key(), done.token.token()) == 0) return false;
-        KeyState state = readState(c, done.token.scope(), done.token.key());
-        return state != null && state.status == KeyStatus.COMPLETED && done.token.token().equals(state.ownerToken)
-                && done.response.equals(state.response);
-    }
-
-    /**
-     * Runs {@code statement} once per row in one transaction and commits; on any failure rolls back, so that nothing of
-     * the batch stays. With {@code refusalsKeepTransaction}, rows refused as duplicates count as {@link Statement#EXECUTE_FAILED}
-     * and the rest commits (H2 undoes only the refused statement). Package-private for {@code BatchTransactionTest}.
-     */
+    /** Package-private for {@code BatchTransactionTest}: {@link BatchedWrites#inOneTransaction}. */
     int[] inOneTransaction(Connection c, String statement, List<Object[]> rows, int[] phase,
-                                   boolean refusalsKeepTransaction) throws SQLException {
-        int[] counts = statements.inTransaction(c, tx -> {
-            try (PreparedStatement ps = statements.prepare(tx, statement)) {
-                for (Object[] row : rows) {
-                    JdbcStatements.bind(ps, row);
-                    ps.addBatch();
-                }
-                phase[0] = SENT;
-                try {
-                    return ps.executeBatch();
-                } catch (BatchUpdateException e) {
-                    if (!refusalsKeepTransaction || !onlyDuplicateKeys(e, rows.size())) throw e;
-                    return e.getUpdateCounts();
-                }
-            }
-        });
-        phase[0] = ANSWERED;
-        return counts;
-    }
-
-    private boolean onlyDuplicateKeys(BatchUpdateException e, int rows) {
-        int[] counts = e.getUpdateCounts();
-        if (counts == null || counts.length != rows) return false;
-        for (SQLException next = e.getNextException(); next != null; next = next.getNextException()) {
-            if (!dialect.isDuplicateKey(next)) return false;
-        }
-        return dialect.isDuplicateKey(e) || e.getNextException() != null;
-    }
-
-    /** The items in key order, each key once; the others stay unsettled for the caller to send on their own. */
-    private static <I, R> List<GroupCommit.Pending<I, R>> distinctKeys(List<GroupCommit.Pending<I, R>> items,
-                                                                     java.util.function.Function<GroupCommit.Pending<I, R>, OwnershipToken> token) {
-        List<GroupCommit.Pending<I, R>> sorted = new ArrayList<>(items);
-        sorted.sort((a, b) -> KEY_ORDER.compare(token.apply(a), token.apply(b)));
-        List<GroupCommit.Pending<I, R>> distinct = new ArrayList<>(sorted.size());
-        OwnershipToken previous = null;
-        for (GroupCommit.Pending<I, R> p : sorted) {
-            OwnershipToken t = token.apply(p);
-            if (previous != null && KEY_ORDER.compare(previous, t) == 0) continue;
-            distinct.add(p);
-            previous = t;
-        }
-        return distinct;
+                           boolean refusalsKeepTransaction) throws SQLException {
+        return batches.inOneTransaction(c, statement, rows, phase, refusalsKeepTransaction);
     }
 
     // ---- schema
