@@ -26,7 +26,6 @@ import java.sql.SQLException;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -40,9 +39,9 @@ import static dev.idempotency.store.jdbc.PooledWork.ALWAYS;
 
 /**
  * {@link IdempotencyStore} on PostgreSQL, MariaDB/MySQL or H2, in autocommit: the life of a key on the request path
- * (reservation and its decision, group-committed first inserts and completions, release, renewal), the sweep of
- * expired leases and the purge. Its parts: {@link StoreConnections} (the request and background pools),
- * {@link BatchedWrites} (the batches group commit hands over),
+ * (reservation and its decision, completion, release, renewal, effect marks, the installation secret). Its parts:
+ * {@link StoreConnections} (the request and background pools), {@link BatchedWrites} (the batches group commit hands
+ * over), {@link ExpiredKeys} (expired leases and keys: the decision by effect marks, the sweep, the purge),
  * {@link JdbcStatements} (statements held to the query timeout), {@link KeyRows} (rows as the store's types),
  * {@link JdbcKeyAdministration} (the operator's queries and resolutions), {@link Sql} and the dialect.
  */
@@ -73,10 +72,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final boolean markedEffects;
     private volatile byte[] installationSecret;
     private final WriteLoad writeLoad;
-    private final SweepHorizon sweepHorizon = new SweepHorizon(System::nanoTime);
     private final JdbcStatements statements;
     private final KeyRows rows;
     private final BatchedWrites batches;
+    private final ExpiredKeys expiredKeys;
     private final JdbcKeyAdministration administration;
     private final StoreConnections connections;
     /** The key table's time partitions; null for one plain table. */
@@ -102,6 +101,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         this.statements = new JdbcStatements(dialect, settings.queryTimeout());
         this.rows = new KeyRows(dialect, settings.table());
         this.batches = new BatchedWrites(settings, dialect, sql, connections, statements, rows, this::readState);
+        this.expiredKeys = new ExpiredKeys(settings, dialect, sql, connections, statements, partitions, markedEffects,
+                this::write);
         this.administration = new JdbcKeyAdministration(settings, dialect, sql, connections, statements, rows,
                 markedEffects);
         int lanes = groupCommitLanes(settings.poolSize());
@@ -236,9 +237,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                         ? Reservation.reacquired(owned) : null;
             case IN_FLIGHT: // past its lease
                 if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
-                    LeaseDecision decided = decideExpiredLease(c, sent, scope, key, state.ownerToken, owned, fingerprint);
-                    if (decided == LeaseDecision.TAKEN_OVER) return Reservation.reacquired(owned);
-                    if (decided == LeaseDecision.UNKNOWN) return Reservation.outcomeUnknown();
+                    ExpiredKeys.LeaseDecision decided =
+                            expiredKeys.decideExpiredLease(c, sent, scope, key, state.ownerToken, owned, fingerprint);
+                    if (decided == ExpiredKeys.LeaseDecision.TAKEN_OVER) return Reservation.reacquired(owned);
+                    if (decided == ExpiredKeys.LeaseDecision.UNKNOWN) return Reservation.outcomeUnknown();
                 } else if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY) {
                     if (write(c, sent, owned, sql.takeOverExpiredLease, token, leaseMillis(), ttlMillis(), scope, key,
                             fingerprint, state.ownerToken)) {
@@ -329,45 +331,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     @Override
     public int sweepExpiredLeases() {
-        long[] start = sweepHorizon.start();
-        int swept;
-        if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
-            swept = connections.housekeeping("sweep expired leases",
-                    c -> sweepByEffectMarks(c, sql.expiredLeases, -start[0]));
-        } else {
-            String statement = settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY ? sql.sweepToRetryable : sql.sweepToUnknown;
-            swept = connections.housekeeping("sweep expired leases",
-                    c -> inBatches(c, statement, changed -> { }, Sql.lookBack(statement, start[0])));
-        }
-        sweepHorizon.completed(start[1]);
-        return swept;
-    }
-
-    /** The sweep's backstop: in-flight keys whose lease and ttl both ran out, found by the expiry index. */
-    private int sweepExpiredKeys(Connection c) throws SQLException {
-        switch (settings.expiredLeasePolicy()) {
-            case TRANSACTION: return sweepByEffectMarks(c, sql.expiredLeasesOfExpiredKeys);
-            case RETRY: return inBatches(c, sql.sweepExpiredKeysToRetryable, changed -> { });
-            default: return inBatches(c, sql.sweepExpiredKeysToUnknown, changed -> { });
-        }
+        return expiredKeys.sweepExpiredLeases();
     }
 
     @Override
     public int purgeExpired(IntConsumer afterEachBatch) {
-        Objects.requireNonNull(afterEachBatch, "afterEachBatch");
-        return connections.housekeeping("purge expired keys", c -> {
-            int keys = 0;
-            sweepExpiredKeys(c); // first: an abandoned key whose ttl is over becomes unknown or retryable, never stays
-            if (partitions != null) {
-                partitions.createAhead(c);
-                keys = partitions.dropExpired(c, afterEachBatch);
-            } else {
-                for (String statement : sql.purge) keys += inBatches(c, statement, afterEachBatch);
-            }
-            keys += inBatches(c, sql.purgeUnknown, afterEachBatch);
-            if (markedEffects) inBatches(c, sql.purgeEffects, marks -> { });
-            return keys;
-        });
+        return expiredKeys.purgeExpired(afterEachBatch);
     }
 
     @Override
@@ -479,90 +448,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    // ---- expired leases decided by effect marks
-
-    private enum LeaseDecision { TAKEN_OVER, RETRYABLE, UNKNOWN, CHANGED }
-
-    /**
-     * Decides the expired lease of {@code ownerToken} on a key by its effect marks, in one transaction that locks the
-     * key's row before it reads them: an application transaction committing a mark holds a lock on that row, so its
-     * mark is either waited for and seen, or refused because the key moved on. Without marks the key goes to
-     * {@code takeOver} (when given) or becomes retryable; with any it becomes unknown, keeping its owner's token.
-     */
-    private LeaseDecision decideExpiredLease(Connection c, Sent sent, String scope, String key, String ownerToken,
-                                             OwnershipToken takeOver, String fingerprint) throws SQLException {
-        // Read committed whatever the server's default: the marks must be read with a snapshot taken after the row lock
-        // was granted (under repeatable read PostgreSQL and H2 would read them as of the lock's request, before it waited).
-        // (InnoDB's locking reads see the latest rows at any level, and its statement-based binary log refuses read
-        // committed writes: MariaDB and MySQL keep their level.)
-        int isolation = c.getTransactionIsolation();
-        boolean switchLevel = !dialect.lockingReadsSeeLatestRows() && isolation != Connection.TRANSACTION_READ_COMMITTED;
-        if (switchLevel) c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-        c.setAutoCommit(false);
-        boolean committed = false;
-        try {
-            try (PreparedStatement ps = statements.prepare(c, sql.lockKey, scope, key); ResultSet rs = ps.executeQuery()) {
-                if (!rs.next() || !ownerToken.equals(rs.getString("owner_token")) || !"IN_FLIGHT".equals(rs.getString("status").trim())
-                        || rs.getInt("lease_over") != 1) {
-                    return LeaseDecision.CHANGED;
-                }
-            }
-            // Calls that carried a derived key to a host that honours it are safe to repeat; any other mark is not.
-            boolean marked = false;
-            try (PreparedStatement ps = statements.prepare(c, sql.ownerMarks, scope, key, ownerToken); ResultSet rs = ps.executeQuery()) {
-                while (!marked && rs.next()) marked = !EffectMark.Kind.KEYED_CALL.name().equals(rs.getString("kind").trim());
-            }
-            LeaseDecision decision;
-            if (marked) {
-                decision = statements.update(c, sql.markUnknown, scope, key, ownerToken) == 1 ? LeaseDecision.UNKNOWN : LeaseDecision.CHANGED;
-            } else if (takeOver != null) {
-                decision = write(c, sent, takeOver, sql.takeOverExpiredLease, takeOver.token(), leaseMillis(), ttlMillis(), scope, key,
-                        fingerprint, ownerToken) ? LeaseDecision.TAKEN_OVER : LeaseDecision.CHANGED;
-            } else {
-                decision = statements.update(c, sql.releaseAfterCrash, scope, key, ownerToken) == 1 ? LeaseDecision.RETRYABLE : LeaseDecision.CHANGED;
-            }
-            statements.commit(c);
-            committed = true;
-            return decision;
-        } finally {
-            if (!committed) rollbackQuietly(c);
-            c.setAutoCommit(true);
-            if (switchLevel) c.setTransactionIsolation(isolation);
-        }
-    }
-
-    private static void rollbackQuietly(Connection c) {
-        try {
-            c.rollback();
-        } catch (SQLException ignored) {
-            // the connection is broken; the pool discards it and the database ends the transaction
-        }
-    }
-
-    /** The sweep under {@link ExpiredLeasePolicy#TRANSACTION}: each expired key decided alone, in batches. */
-    private int sweepByEffectMarks(Connection c, String candidates, Object... lookBack) throws SQLException {
-        int changed = 0;
-        Object[] params = Arrays.copyOf(lookBack, lookBack.length + 1);
-        params[lookBack.length] = settings.batchSize();
-        while (true) {
-            List<String[]> expired = new ArrayList<>();
-            try (PreparedStatement ps = statements.prepare(c, candidates, params); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) expired.add(new String[] {rs.getString("scope"), rs.getString("idem_key"), rs.getString("owner_token")});
-            }
-            int decided = 0;
-            for (String[] k : expired) {
-                try {
-                    if (decideExpiredLease(c, new Sent(), k[0], k[1], k[2], null, null) != LeaseDecision.CHANGED) decided++;
-                } catch (SQLException e) {
-                    if (!Failures.lostConflict(e)) throw e; // moved or locked meanwhile: looked at again in the next batch
-                }
-            }
-            changed += decided;
-            // A batch whose keys all changed under us (renewed, completed) ends the sweep: the next one looks again.
-            if (expired.size() < settings.batchSize() || decided == 0) return changed;
-        }
-    }
-
     // ---- statements
 
     private boolean insert(Connection c, Sent sent, OwnershipToken owned, String fingerprint) throws SQLException {
@@ -591,25 +476,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private KeyState readState(Connection c, String scope, String key) throws SQLException {
         try (PreparedStatement ps = statements.prepare(c, sql.selectState, scope, key); ResultSet rs = ps.executeQuery()) {
             return rs.next() ? rows.stateOf(rs, scope, key) : null;
-        }
-    }
-
-    private int inBatches(Connection c, String statement, IntConsumer afterEachBatch, Object... params) throws SQLException {
-        int total = 0;
-        int conflicts = 0;
-        while (true) {
-            int changed;
-            try {
-                changed = statements.update(c, statement, params);
-            } catch (SQLException e) {
-                // A row of the batch moved or was taken meanwhile (a partitioned table raises this where a plain one
-                // skips the row): the batch, rolled back whole, is chosen again.
-                if (!Failures.lostConflict(e) || ++conflicts > 3) throw e;
-                continue;
-            }
-            total += changed;
-            if (changed > 0) afterEachBatch.accept(changed);
-            if (changed < settings.batchSize()) return total;
         }
     }
 
