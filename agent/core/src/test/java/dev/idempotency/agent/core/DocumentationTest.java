@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,13 +29,6 @@ class DocumentationTest {
     private static final int PROSE_MAX_CHARS = 200;
     private static final Pattern LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
 
-    private static Path repository() {
-        Path p = Paths.get("").toAbsolutePath();
-        while (p != null && !(Files.exists(p.resolve("mvnw")) && Files.isDirectory(p.resolve("agent")))) p = p.getParent();
-        if (p == null) throw new IllegalStateException("no repository root above " + Paths.get("").toAbsolutePath());
-        return p;
-    }
-
     private static List<Path> markdownFiles(Path root) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {
             return files.filter(f -> f.toString().endsWith(".md"))
@@ -51,14 +43,14 @@ class DocumentationTest {
 
     @Test
     void theReadmeIsShort() throws IOException {
-        List<String> lines = Files.readAllLines(repository().resolve("README.md"), StandardCharsets.UTF_8);
+        List<String> lines = Files.readAllLines(RepositoryRoot.path().resolve("README.md"), StandardCharsets.UTF_8);
         assertTrue(lines.size() <= README_MAX_LINES, "README.md has " + lines.size() + " lines; at most " + README_MAX_LINES
                 + " (the rest belongs in docs/)");
     }
 
     @Test
     void noLineOfProseIsLongerThan200Characters() throws IOException {
-        Path root = repository();
+        Path root = RepositoryRoot.path();
         List<String> tooLong = new ArrayList<>();
         List<Path> pages = new ArrayList<>();
         pages.add(root.resolve("README.md"));
@@ -80,7 +72,7 @@ class DocumentationTest {
 
     @Test
     void everyRelativeLinkLeadsSomewhere() throws IOException {
-        Path root = repository();
+        Path root = RepositoryRoot.path();
         List<String> broken = new ArrayList<>();
         List<Path> files = markdownFiles(root);
         assertTrue(files.contains(root.resolve("README.md")) && files.size() > 5, "found " + files);

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -24,9 +23,7 @@ class SourceLinesTest {
 
     @Test
     void noNewLineOfMainCodeIsLongerThan120Characters() throws IOException {
-        Path root = Paths.get("").toAbsolutePath();
-        while (root != null && !Files.exists(root.resolve("mvnw"))) root = root.getParent();
-        assertTrue(root != null, "no repository root");
+        Path root = RepositoryRoot.path();
         List<Path> sources;
         try (Stream<Path> files = Stream.concat(Files.walk(root.resolve("store")), Files.walk(root.resolve("agent")))) {
             sources = files.filter(f -> f.toString().endsWith(".java") && f.toString().contains("/src/main/"))

@@ -1,7 +1,5 @@
 package dev.idempotency.agent.core.instrument;
 
-import dev.idempotency.agent.core.jaxrs.JaxrsEdges;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,8 +15,6 @@ public final class AdvisedMethods {
     public static final String DO_FILTER = "doFilter";
     /** {@code getClasses()} of every JAX-RS application. */
     public static final String GET_CLASSES = "getClasses";
-    /** Advised by name (its constructors) rather than by a method. */
-    public static final String JERSEY_RESOURCE_CONFIG = JaxrsEdges.JERSEY_RESOURCE_CONFIG;
 
     /** The first parameter of {@link #SERVICE} and {@link #DO_FILTER}. */
     public static final String[] SERVLET_REQUESTS = {"javax.servlet.ServletRequest", "javax.servlet.http.HttpServletRequest",

@@ -1,12 +1,12 @@
 package dev.idempotency.agent.core.config;
 
+import dev.idempotency.agent.core.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -20,10 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ConfigurationPageTest {
 
     private static Path page() {
-        Path p = Paths.get("").toAbsolutePath();
-        while (p != null && !Files.exists(p.resolve("mvnw"))) p = p.getParent();
-        if (p == null) throw new IllegalStateException("no repository root above " + Paths.get("").toAbsolutePath());
-        return p.resolve("docs").resolve("configuration.md");
+        return RepositoryRoot.path().resolve("docs").resolve("configuration.md");
     }
 
     @Test

@@ -27,7 +27,7 @@ public final class JaxrsInstrumentation {
 
     public static AgentBuilder apply(AgentBuilder builder) {
         return builder
-                .type(named(AdvisedMethods.JERSEY_RESOURCE_CONFIG))
+                .type(named(JaxrsEdges.JERSEY_RESOURCE_CONFIG))
                 .transform(new AgentBuilder.Transformer.ForAdvice()
                         .include(JaxrsInstrumentation.class.getClassLoader())
                         .advice(isConstructor(), ResourceConfigAdvice.class.getName()))

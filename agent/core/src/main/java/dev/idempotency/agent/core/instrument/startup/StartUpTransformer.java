@@ -1,6 +1,7 @@
 package dev.idempotency.agent.core.instrument.startup;
 
 import dev.idempotency.agent.core.instrument.AdvisedMethods;
+import dev.idempotency.agent.core.jaxrs.JaxrsEdges;
 import dev.idempotency.agent.core.instrument.ClassFileText;
 import dev.idempotency.agent.core.instrument.DeclaredMethods;
 import dev.idempotency.agent.core.instrument.IgnoredTypes;
@@ -30,7 +31,7 @@ import java.util.WeakHashMap;
  */
 public final class StartUpTransformer implements ClassFileTransformer {
     private static final DeclaredMethods ADVISED_METHODS = AdvisedMethods.inClassFiles();
-    private static final String RESOURCE_CONFIG = AdvisedMethods.JERSEY_RESOURCE_CONFIG.replace('.', '/');
+    private static final String RESOURCE_CONFIG = JaxrsEdges.JERSEY_RESOURCE_CONFIG.replace('.', '/');
     private static final Set<String> SERVLETS = names("javax/servlet/Servlet", "jakarta/servlet/Servlet");
     private static final Set<String> FILTERS = names("javax/servlet/Filter", "jakarta/servlet/Filter");
     private static final Set<String> APPLICATIONS = names("javax/ws/rs/core/Application", "jakarta/ws/rs/core/Application");
