@@ -23,8 +23,8 @@ rm -rf "$TOMCAT"/webapps/*
 cp demo-apps/payments-javax/target/payments.war "$TOMCAT/webapps/shop.war"
 sed -i "s/port=\"8005\"/port=\"-1\"/; s/port=\"8080\"/port=\"$PORT\"/" "$TOMCAT/conf/server.xml"
 
-echo "==> starting Tomcat with -javaagent:agent/target/idempotency-agent.jar on port $PORT"
-(cd "$TOMCAT" && exec java -javaagent:"$ROOT/agent/target/idempotency-agent.jar" \
+echo "==> starting Tomcat with -javaagent:agent/dist/target/idempotency-agent.jar on port $PORT"
+(cd "$TOMCAT" && exec java -javaagent:"$ROOT/agent/dist/target/idempotency-agent.jar" \
   -Duser.home="$DEMO/home" -Dpayments.db="$DEMO/ledger" \
   -Djava.util.logging.manager=org.apache.juli.ClassLoaderLogManager -Djava.util.logging.config.file=conf/logging.properties \
   -Dcatalina.base="$TOMCAT" -Dcatalina.home="$TOMCAT" -cp bin/bootstrap.jar:bin/tomcat-juli.jar \

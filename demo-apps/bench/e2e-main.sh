@@ -8,5 +8,5 @@ E2E=demo-apps/servlet-e2e
 ./mvnw -q -B -pl $E2E pre-integration-test
 T9=$(ls -d $E2E/target/servers/apache-tomcat-9.* | head -n 1)
 ./mvnw -q -B -pl $E2E exec:java -Dexec.classpathScope=test -Dexec.mainClass="$1" -Dexec.args="$2" \
-  -De2e.agent.jar="$PWD/agent/target/idempotency-agent.jar" -De2e.servers="$PWD/$E2E/target/servers" \
+  -De2e.agent.jar="$PWD/agent/dist/target/idempotency-agent.jar" -De2e.servers="$PWD/$E2E/target/servers" \
   -De2e.wars="$PWD/$E2E/target/wars" -De2e.work="$PWD/$E2E/target/bench-work" -De2e.tomcat9="$(basename "$T9")"

@@ -144,7 +144,7 @@ cp -r "$(ls -d "$E2E"/target/servers/apache-tomcat-9.* | head -n 1)" "$WORK/"
 TOMCAT=$(ls -d "$WORK"/apache-tomcat-9.* | head -n 1)
 cp "$E2E/target/wars/payments-javax.war" "$WORK/payments-javax.war"
 WAR=$WORK/payments-javax.war
-cp "$ROOT/agent/target/idempotency-agent.jar" "$WORK/idempotency-agent.jar"
+cp "$ROOT/agent/dist/target/idempotency-agent.jar" "$WORK/idempotency-agent.jar"
 AGENT_JAR=$WORK/idempotency-agent.jar
 if wants baseline-pg; then
   [[ -f $BASELINE_AGENT_JAR ]] || { echo "BASELINE_AGENT_JAR $BASELINE_AGENT_JAR is not a file" >&2; exit 1; }

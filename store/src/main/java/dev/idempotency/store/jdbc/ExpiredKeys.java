@@ -23,12 +23,6 @@ import java.util.function.IntConsumer;
  * policy, and the purge of expired keys (by rows, or by dropping time partitions).
  */
 final class ExpiredKeys {
-    /** The reservation's write that takes a key over, counting its token as possibly reserved once sent. */
-    interface TakeOver {
-        boolean write(Connection c, Sent sent, OwnershipToken owned, String statement, Object... params)
-                throws SQLException;
-    }
-
     private final StoreSettings settings;
     private final Dialect dialect;
     private final Sql sql;
@@ -37,12 +31,11 @@ final class ExpiredKeys {
     /** The key table's time partitions; null for one plain table. */
     private final TimePartitions partitions;
     private final boolean markedEffects;
-    private final TakeOver takeOvers;
     private final SweepHorizon sweepHorizon = new SweepHorizon(System::nanoTime);
 
     ExpiredKeys(StoreSettings settings, Dialect dialect, Sql sql, StoreConnections connections,
                 JdbcStatements statements,
-                TimePartitions partitions, boolean markedEffects, TakeOver takeOvers) {
+                TimePartitions partitions, boolean markedEffects) {
         this.settings = settings;
         this.dialect = dialect;
         this.sql = sql;
@@ -50,7 +43,6 @@ final class ExpiredKeys {
         this.statements = statements;
         this.partitions = partitions;
         this.markedEffects = markedEffects;
-        this.takeOvers = takeOvers;
     }
 
     enum LeaseDecision { TAKEN_OVER, RETRYABLE, UNKNOWN, CHANGED }
@@ -89,7 +81,7 @@ final class ExpiredKeys {
                 decision = statements.update(c, sql.markUnknown, scope, key, ownerToken) == 1
                         ? LeaseDecision.UNKNOWN : LeaseDecision.CHANGED;
             } else if (takeOver != null) {
-                boolean taken = takeOvers.write(c, sent, takeOver, sql.takeOverExpiredLease, takeOver.token(),
+                boolean taken = sent.write(statements, c, takeOver, sql.takeOverExpiredLease, takeOver.token(),
                         settings.lease().toMillis(), settings.ttl().toMillis(), scope, key, fingerprint, ownerToken);
                 decision = taken ? LeaseDecision.TAKEN_OVER : LeaseDecision.CHANGED;
             } else {

@@ -32,15 +32,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
 import static dev.idempotency.store.jdbc.PooledWork.ALWAYS;
 
 /**
  * {@link IdempotencyStore} on PostgreSQL, MariaDB/MySQL or H2, in autocommit: the life of a key on the request path
- * (reservation and its decision, completion, release, renewal, effect marks, the installation secret). Its parts:
- * {@link StoreConnections} (the request and background pools), {@link BatchedWrites} (the batches group commit hands
+ * (reservation, completion, release, renewal, effect marks, the installation secret). Its parts:
+ * {@link ReservationRounds} (a reservation's decision after its first insert), {@link StoreConnections} (the request
+ * and background pools), {@link BatchedWrites} (the batches group commit hands
  * over), {@link ExpiredKeys} (expired leases and keys: the decision by effect marks, the sweep, the purge),
  * {@link JdbcStatements} (statements held to the query timeout), {@link KeyRows} (rows as the store's types),
  * {@link JdbcKeyAdministration} (the operator's queries and resolutions), {@link Sql} and the dialect.
@@ -50,7 +50,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     /** Longest scope, key or fingerprint the schema holds. */
     public static final int MAX_IDENTIFIER_LENGTH = 255;
     private static final int MAX_FINGERPRINT_LENGTH = 128;
-    private static final int MAX_RESERVE_ROUNDS = 5;
     private static final int RENEW_CHUNK = 200;
     /** Most writes one group commit carries: bounds the statement's size and the time its first caller waits. */
     private static final int MAX_GROUP = 64;
@@ -76,12 +75,11 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final KeyRows rows;
     private final BatchedWrites batches;
     private final ExpiredKeys expiredKeys;
+    private final ReservationRounds rounds;
     private final JdbcKeyAdministration administration;
     private final StoreConnections connections;
     /** The key table's time partitions; null for one plain table. */
     private final TimePartitions partitions;
-    /** When making a missing partition last failed for want of its lock (System.nanoTime), or 0. */
-    private volatile long partitionsRefusedAt;
 
     private JdbcIdempotencyStore(StoreSettings settings) {
         this.settings = settings;
@@ -100,9 +98,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         });
         this.statements = new JdbcStatements(dialect, settings.queryTimeout());
         this.rows = new KeyRows(dialect, settings.table());
-        this.batches = new BatchedWrites(settings, dialect, sql, connections, statements, rows, this::readState);
-        this.expiredKeys = new ExpiredKeys(settings, dialect, sql, connections, statements, partitions, markedEffects,
-                this::write);
+        this.expiredKeys = new ExpiredKeys(settings, dialect, sql, connections, statements, partitions, markedEffects);
+        this.rounds = new ReservationRounds(settings, dialect, sql, statements, rows, partitions, expiredKeys);
+        this.batches = new BatchedWrites(settings, dialect, sql, connections, statements, rows, rounds::readState);
         this.administration = new JdbcKeyAdministration(settings, dialect, sql, connections, statements, rows,
                 markedEffects);
         int lanes = groupCommitLanes(settings.poolSize());
@@ -161,110 +159,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         if (first.acquired != null) return Reservation.acquired(first.acquired);
         if (first.failure != null) throw first.failure;
         if (first.state != null && first.state.ownedBy(first.tried)) return Reservation.acquired(first.tried);
-        Reservation answered = first.state == null ? null : answerWithoutWriting(first.state, fingerprint);
+        Reservation answered = first.state == null ? null : ReservationRounds.answerWithoutWriting(first.state, fingerprint);
         if (answered != null) return answered; // a replay, a mismatch, a 409: the batch's one round trip was all it took
         // The token of a write whose answer is outstanding: if the answer is lost, the key may be ours, and the caller
         // needs the token to give it back.
         Sent sent = new Sent();
         return connections.withConnection(connections.requestPool(), "reserve", sent,
-                c -> decide(c, sent, scope, key, fingerprint, first));
-    }
-
-    /** Everything after a first insert that did not win: what the key holds decides, a few rounds at most. */
-    private Reservation decide(Connection c, Sent sent, String scope, String key, String fingerprint, FirstStep first) throws SQLException {
-        boolean insertRefused = first.present;
-        KeyState known = first.state;
-        SQLException noPartition = null;
-        for (int round = 0; round < MAX_RESERVE_ROUNDS; round++) {
-            try {
-                Reservation decided = oneRound(c, sent, scope, key, fingerprint, first, round, insertRefused, known);
-                if (decided != null) return decided;
-                noPartition = null;
-            } catch (SQLException e) {
-                if (partitions != null && TimePartitions.missing(e)) {
-                    noPartition = e;
-                    makePartitionsFor(c, e); // the housekeeping fell behind the clock
-                } else if (!Failures.lostConflict(e)) {
-                    throw e;
-                } else {
-                    noPartition = null; // rolled back whole: another node's write to this key was certified first
-                }
-                sent.token = null;
-            }
-            insertRefused = false;
-            known = null;
-        }
-        if (noPartition != null) throw noPartition; // not a key in flight: the partitions cannot be made
-        // The key changed under us every round: others are actively working on it.
-        return Reservation.inFlight(1000);
-    }
-
-    /**
-     * Makes the partitions a write found missing; one whose DDL did not get its lock looks again all the same. After
-     * such a refusal, reservations do not try again for a second: they would each wait for the same lock in turn.
-     */
-    private void makePartitionsFor(Connection c, SQLException missing) throws SQLException {
-        long refused = partitionsRefusedAt;
-        if (refused != 0 && System.nanoTime() - refused < TimeUnit.SECONDS.toNanos(1)) return;
-        try {
-            partitions.createAhead(c);
-        } catch (SQLException e) {
-            if (!Failures.lockNotGranted(e)) throw e;
-            partitionsRefusedAt = System.nanoTime();
-            missing.addSuppressed(e);
-        }
-    }
-
-    /** One look at the key and at most one write: the reservation, or null when the key changed and needs another look. */
-    private Reservation oneRound(Connection c, Sent sent, String scope, String key, String fingerprint, FirstStep first,
-                                 int round, boolean insertRefused, KeyState known) throws SQLException {
-        // Generated before the write, so that it is known even if the write's answer never arrives.
-        String token = UUID.randomUUID().toString();
-        OwnershipToken owned = new OwnershipToken(scope, key, token);
-        if (!insertRefused && insert(c, sent, owned, fingerprint)) return Reservation.acquired(owned);
-        KeyState state = known != null ? known : readState(c, scope, key);
-        if (state == null) return null; // deleted between our insert and our read: try the insert again
-        if (round == 0 && state.ownedBy(first.tried)) return Reservation.acquired(first.tried);
-        Reservation answered = answerWithoutWriting(state, fingerprint);
-        if (answered != null) return answered;
-        if (state.expired && (state.status == KeyStatus.COMPLETED || state.status == KeyStatus.RETRYABLE)) {
-            return write(c, sent, owned, sql.takeOverExpiredKey, fingerprint, token, leaseMillis(), ttlMillis(), scope, key)
-                    ? Reservation.acquired(owned) : null;
-        }
-        switch (state.status) { // same fingerprint, and the key must be taken with a write
-            case RETRYABLE:
-                return write(c, sent, owned, sql.takeOverRetryable, token, leaseMillis(), ttlMillis(), scope, key, fingerprint)
-                        ? Reservation.reacquired(owned) : null;
-            case IN_FLIGHT: // past its lease
-                if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
-                    ExpiredKeys.LeaseDecision decided =
-                            expiredKeys.decideExpiredLease(c, sent, scope, key, state.ownerToken, owned, fingerprint);
-                    if (decided == ExpiredKeys.LeaseDecision.TAKEN_OVER) return Reservation.reacquired(owned);
-                    if (decided == ExpiredKeys.LeaseDecision.UNKNOWN) return Reservation.outcomeUnknown();
-                } else if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.RETRY) {
-                    if (write(c, sent, owned, sql.takeOverExpiredLease, token, leaseMillis(), ttlMillis(), scope, key,
-                            fingerprint, state.ownerToken)) {
-                        return Reservation.reacquired(owned);
-                    }
-                } else if (statements.update(c, sql.markUnknown, scope, key, state.ownerToken) == 1) {
-                    return Reservation.outcomeUnknown();
-                }
-                return null; // the owner renewed or someone else moved first: look again
-            default:
-                throw new StoreDataException(rows.describe(scope, key) + " has status " + state.status
-                        + ", which this version cannot act on", null);
-        }
-    }
-
-    /** The answer a key's state gives by itself, or null when taking the key needs a write. */
-    private static Reservation answerWithoutWriting(KeyState state, String fingerprint) {
-        boolean terminal = state.status == KeyStatus.COMPLETED || state.status == KeyStatus.RETRYABLE;
-        if (state.expired && terminal) return null; // counts as new
-        if (!state.fingerprint.equals(fingerprint)) return Reservation.mismatch();
-        if (state.status == KeyStatus.COMPLETED) return Reservation.replay(state.response);
-        if (state.status == KeyStatus.UNKNOWN) return Reservation.outcomeUnknown();
-        if (state.status == KeyStatus.IN_FLIGHT && state.leaseLeftMillis > 0) return Reservation.inFlight(state.leaseLeftMillis);
-        return null;
+                c -> rounds.decide(c, sent, scope, key, fingerprint, first));
     }
 
     @Override
@@ -309,7 +210,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             for (int from = 0; from < all.size(); from += RENEW_CHUNK) {
                 List<OwnershipToken> chunk = all.subList(from, Math.min(all.size(), from + RENEW_CHUNK));
                 Object[] params = new Object[1 + 3 * chunk.size()];
-                params[0] = leaseMillis();
+                params[0] = settings.lease().toMillis();
                 int i = 1;
                 for (OwnershipToken t : chunk) {
                     params[i++] = t.scope();
@@ -448,37 +349,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    // ---- statements
-
-    private boolean insert(Connection c, Sent sent, OwnershipToken owned, String fingerprint) throws SQLException {
-        try {
-            return write(c, sent, owned, sql.insert, owned.scope(), owned.key(), fingerprint, owned.token(), leaseMillis(), ttlMillis());
-        } catch (SQLException e) {
-            if (dialect.isDuplicateKey(e)) {
-                sent.token = null; // the database answered: the row was not ours
-                return false;
-            }
-            throw e;
-        }
-    }
-
-    /**
-     * A write that would give {@code owned} the key: the token counts as possibly reserved from the moment the statement
-     * leaves until the database's answer says it did not get in.
-     */
-    private boolean write(Connection c, Sent sent, OwnershipToken owned, String statement, Object... params) throws SQLException {
-        sent.token = owned;
-        boolean won = statements.update(c, statement, params) == 1;
-        if (!won) sent.token = null;
-        return won;
-    }
-
-    private KeyState readState(Connection c, String scope, String key) throws SQLException {
-        try (PreparedStatement ps = statements.prepare(c, sql.selectState, scope, key); ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? rows.stateOf(rs, scope, key) : null;
-        }
-    }
-
     /** Package-private for {@code BatchTransactionTest}: {@link BatchedWrites#inOneTransaction}. */
     int[] inOneTransaction(Connection c, String statement, List<Object[]> rows, int[] phase,
                            boolean refusalsKeepTransaction) throws SQLException {
@@ -503,10 +373,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         }
         schemaReady = true;
     }
-
-    private long leaseMillis() { return settings.lease().toMillis(); }
-
-    private long ttlMillis() { return settings.ttl().toMillis(); }
 
     static void requireIdentity(String scope, String key) {
         requireLength("scope", scope, MAX_IDENTIFIER_LENGTH);

@@ -9,6 +9,7 @@ import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.jdbc.PooledWork.Work;
 import dev.idempotency.store.jdbc.dialect.Dialect;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +50,18 @@ final class StoreConnections implements AutoCloseable {
     /** What a reservation has sent and not yet heard back about: the token that may own the key if its answer is lost. */
     static final class Sent {
         OwnershipToken token;
+
+        /**
+         * A write that would give {@code owned} the key: the token counts as possibly reserved from the moment the
+         * statement leaves until the database's answer says it did not get in.
+         */
+        boolean write(JdbcStatements statements, Connection c, OwnershipToken owned, String statement, Object... params)
+                throws SQLException {
+            token = owned;
+            boolean won = statements.update(c, statement, params) == 1;
+            if (!won) token = null;
+            return won;
+        }
     }
 
     /**

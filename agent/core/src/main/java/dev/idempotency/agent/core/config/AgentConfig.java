@@ -189,27 +189,20 @@ public final class AgentConfig {
      * H2 closes an embedded database in its own shutdown hook, while the container may still be finishing requests in
      * its hook; the agent closes the store itself once they are done.
      */
+    private static final String H2_STAYS_OPEN = ";DB_CLOSE_ON_EXIT=FALSE";
+
     private static String embeddedStaysOpenAtExit(String url) {
         String effective = url == null || url.trim().isEmpty() ? StoreSettings.defaultH2Url() : url.trim();
         if (!effective.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:") || effective.toUpperCase(Locale.ROOT).contains("DB_CLOSE_ON_EXIT")) return effective;
-        return effective + ";DB_CLOSE_ON_EXIT=FALSE";
+        return effective + H2_STAYS_OPEN;
     }
 
-    /** The one start-up line: which store, which requests, which policies. */
+    /** The one start-up line: which store, which requests, which policies ({@link StartUpLine}). */
     public String summary() {
-        return "store " + store.redactedUrl() + " (table " + store.table() + ", schema " + lower(store.schemaMode())
-                + (store.partitioning() == null ? "" : ", partitions " + store.partitioning().getSeconds() + "s wide") + ")"
-                + "; methods " + String.join(",", methods) + " with header " + header + " on " + include
-                + (exclude.isEmpty() ? "" : " except " + exclude) + (required.isEmpty() ? "" : "; key required on " + required)
-                + "; tenant " + tenant + (applicationFilters.isEmpty() ? "" : "; application filters " + String.join(",", applicationFilters))
-                + "; retry statuses " + retryStatuses + "; lease " + store.lease().getSeconds() + "s, on expired lease " + lower(store.expiredLeasePolicy())
-                + ", ttl " + store.ttl().toHours() + "h; unknown keys kept " + store.unknownRetention().toDays() + "d"
-                + (inFlightWait.isZero() ? "" : "; on in-flight wait " + inFlightWait.toMillis() + "ms")
-                + "; failure mode " + lower(failureMode)
-                + "; keep 5xx " + storeServerErrors
-                + (outboundHosts.isEmpty() ? "" : "; derived keys on " + String.join(",", outboundMethods) + " to " + outboundHosts
-                        + (outboundReplaceKeys.isEmpty() ? "" : ", replacing the clients' own keys to " + outboundReplaceKeys))
-                + (metricsPort > 0 ? "; metrics at http://" + metricsHost + ":" + metricsPort + "/metrics" : "");
+        String url = store.redactedUrl(); // what the agent appended is no setting of the operator's
+        boolean appended = url.endsWith(H2_STAYS_OPEN) && !String.valueOf(source.get(Settings.STORE_URL.name())).endsWith(H2_STAYS_OPEN);
+        String shownUrl = appended ? url.substring(0, url.length() - H2_STAYS_OPEN.length()) : url;
+        return StartUpLine.render(source, Collections.singletonMap(Settings.STORE_URL.name(), shownUrl));
     }
 
     private static String lower(Enum<?> e) {

@@ -15,10 +15,11 @@ public final class Setting<T> {
     private final String accepted;
     private final String meaning;
     private final boolean secret;
+    private final boolean atStartUp;
     private final Setting<T> aliasOf;
 
     private Setting(String name, String defaultValue, String shownDefault, Function<String, T> parser, String accepted,
-                    String meaning, boolean secret, Setting<T> aliasOf) {
+                    String meaning, boolean secret, boolean atStartUp, Setting<T> aliasOf) {
         this.name = name;
         this.defaultValue = defaultValue;
         this.shownDefault = shownDefault;
@@ -26,6 +27,7 @@ public final class Setting<T> {
         this.accepted = accepted;
         this.meaning = meaning;
         this.secret = secret;
+        this.atStartUp = atStartUp;
         this.aliasOf = aliasOf;
     }
 
@@ -35,7 +37,7 @@ public final class Setting<T> {
 
     /** Another name of {@code primary}: the same values, no default of its own, documented in the primary's row. */
     static <T> Setting<T> aliasOf(Setting<T> primary, String name) {
-        return new Setting<>(name, null, null, primary.parser, primary.accepted, null, primary.secret, primary);
+        return new Setting<>(name, null, null, primary.parser, primary.accepted, null, primary.secret, false, primary);
     }
 
     public String name() { return name; }
@@ -57,6 +59,9 @@ public final class Setting<T> {
 
     /** Never shown: errors print {@code ***} instead of its value. */
     boolean secret() { return secret; }
+
+    /** Named in the start-up line even at its default (any setting given is named there). */
+    boolean atStartUp() { return atStartUp; }
 
     /** The setting this one is another name of, or null. */
     Setting<T> aliasOf() { return aliasOf; }
@@ -82,6 +87,7 @@ public final class Setting<T> {
         private Function<String, T> parser;
         private String accepted;
         private boolean secret;
+        private boolean atStartUp;
 
         private Builder(String name) {
             this.name = name;
@@ -112,9 +118,15 @@ public final class Setting<T> {
             return this;
         }
 
+        /** A setting every operator checks: the start-up line names it even when it is not given. */
+        Builder<T> shownAtStartUp() {
+            this.atStartUp = true;
+            return this;
+        }
+
         Setting<T> meaning(String meaning) {
             return new Setting<>(name, defaultValue, shownDefault, Objects.requireNonNull(parser, name),
-                    Objects.requireNonNull(accepted, name), Objects.requireNonNull(meaning, name), secret, null);
+                    Objects.requireNonNull(accepted, name), Objects.requireNonNull(meaning, name), secret, atStartUp, null);
         }
     }
 }

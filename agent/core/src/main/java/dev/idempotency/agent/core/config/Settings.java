@@ -32,12 +32,14 @@ public final class Settings {
 
     public static final Setting<HttpMethods> METHODS = Setting.<HttpMethods>named("idempotency.methods")
             .byDefault("POST,PATCH")
+            .shownAtStartUp()
             .parsedBy(ValueParsers::methods)
             .accepting("a comma-separated list of HTTP methods, e.g. POST,PATCH")
             .meaning("HTTP methods the agent handles. Others (GET, PUT, DELETE…) run untouched.");
 
     public static final Setting<PathPatterns> INCLUDE = Setting.<PathPatterns>named("idempotency.include")
             .byDefault("/**")
+            .shownAtStartUp()
             .parsedBy(PathPatterns::parse)
             .accepting("comma-separated path patterns starting with / (* one segment, ** any)")
             .meaning("Request paths handled: comma-separated patterns on the request URI, context path included (`*` "
@@ -59,6 +61,7 @@ public final class Settings {
 
     public static final Setting<String> HEADER = Setting.<String>named("idempotency.header")
             .byDefault("Idempotency-Key")
+            .shownAtStartUp()
             .parsedBy(v -> v.matches("[A-Za-z0-9!#$%&'*+.^_`|~-]+") ? v : null)
             .accepting("an HTTP header name")
             .meaning("The header carrying the key.");
@@ -70,6 +73,7 @@ public final class Settings {
             .meaning("Longest key accepted (1 to 255).");
 
     public static final Setting<TenantMode> TENANT = Setting.<TenantMode>named("idempotency.tenant").byDefault("auto")
+            .shownAtStartUp()
             .parsedBy(TenantMode::parse)
             .accepting("auto, principal, header:NAME or none")
             .meaning("Scope of a key: `auto` (the authenticated principal's name, from the container or the JAX-RS "
@@ -103,6 +107,7 @@ public final class Settings {
 
     public static final Setting<Set<Integer>> RETRY_STATUSES = Setting.<Set<Integer>>named("idempotency.retry-statuses")
             .byDefault("408,425,429")
+            .shownAtStartUp()
             .parsedBy(ValueParsers::statuses)
             .accepting("a comma-separated list of 4xx statuses, e.g. 408,425,429")
             .meaning("4xx answers that mean \"try again later\": never kept; they release the key, so a retry runs "
@@ -168,6 +173,7 @@ public final class Settings {
 
     public static final Setting<Boolean> STORE_SERVER_ERRORS = Setting.<Boolean>named("idempotency.store-server-errors")
             .byDefault("false")
+            .shownAtStartUp()
             .parsedBy(ValueParsers::bool)
             .accepting("true or false")
             .meaning("Keep and replay 5xx responses too. By default a 5xx or an exception releases the key and a retry "
@@ -176,12 +182,14 @@ public final class Settings {
     public static final Setting<AgentConfig.FailureMode> FAILURE_MODE =
             Setting.<AgentConfig.FailureMode>named("idempotency.failure-mode")
             .byDefault("closed")
+            .shownAtStartUp()
             .parsedBy(v -> ValueParsers.enumValue(AgentConfig.FailureMode.class, v))
             .accepting("closed or open")
             .meaning("Store unreachable: `closed` answers 503 and does not run the application; `open` runs it "
                     + "unprotected and logs loudly.");
 
     public static final Setting<Duration> LEASE = Setting.<Duration>named("idempotency.lease").byDefault("30s")
+            .shownAtStartUp()
             .parsedBy(v -> ValueParsers.durationIn(v, Duration.ofSeconds(1), StoreSettings.MAX_LEASE))
             .accepting(ValueParsers.DURATION_FORMAT + ", from 1s to 1h")
             .meaning("How long a running request owns its key without renewal (1s to 1h); a heartbeat renews it every "
@@ -190,6 +198,7 @@ public final class Settings {
     public static final Setting<ExpiredLeasePolicy> ON_EXPIRED_LEASE =
             Setting.<ExpiredLeasePolicy>named("idempotency.on-expired-lease")
             .byDefault("reconcile")
+            .shownAtStartUp()
             .parsedBy(v -> ValueParsers.enumValue(ExpiredLeasePolicy.class, v))
             .accepting("reconcile, retry or transaction")
             .meaning("A key whose owner stopped renewing: `reconcile` makes it *outcome unknown* (never re-run "
@@ -203,12 +212,14 @@ public final class Settings {
             Setting.aliasOf(ON_EXPIRED_LEASE, "idempotency.recovery");
 
     public static final Setting<Duration> TTL = Setting.<Duration>named("idempotency.ttl").byDefault("24h")
+            .shownAtStartUp()
             .parsedBy(v -> ValueParsers.durationIn(v, Duration.ofSeconds(1), StoreSettings.MAX_TTL))
             .accepting(ValueParsers.DURATION_FORMAT + ", from 1s to 365d")
             .meaning("How long keys are kept after creation (1s to 365d).");
 
     public static final Setting<Duration> UNKNOWN_RETENTION = Setting.<Duration>named("idempotency.unknown-retention")
             .byDefault("30d")
+            .shownAtStartUp()
             .parsedBy(v -> ValueParsers.durationIn(v, StoreSettings.MIN_UNKNOWN_RETENTION,
                     StoreSettings.MAX_UNKNOWN_RETENTION))
             .accepting(ValueParsers.DURATION_FORMAT + ", from 1h to 3650d")
@@ -278,6 +289,7 @@ public final class Settings {
 
     public static final Setting<String> STORE_URL = Setting.<String>named("idempotency.store.url")
             .byDefault(null).shownAs("embedded H2")
+            .shownAtStartUp()
             .parsedBy(v -> v)
             .accepting("a JDBC URL")
             .meaning("JDBC URL: `jdbc:postgresql:`, `jdbc:mariadb:`, `jdbc:mysql:` or `jdbc:h2:`.");
@@ -295,12 +307,14 @@ public final class Settings {
 
     public static final Setting<String> STORE_TABLE = Setting.<String>named("idempotency.store.table")
             .byDefault("idempotency_keys")
+            .shownAtStartUp()
             .parsedBy(v -> v)
             .accepting("a table name")
             .meaning("Table name (optionally schema-qualified).");
 
     public static final Setting<SchemaMode> STORE_SCHEMA = Setting.<SchemaMode>named("idempotency.store.schema")
             .byDefault("create")
+            .shownAtStartUp()
             .parsedBy(v -> ValueParsers.enumValue(SchemaMode.class, v))
             .accepting("create, validate or none")
             .meaning("`create` the table when absent, `validate` it only, or `none`.");
@@ -357,50 +371,13 @@ public final class Settings {
 
     /** Every setting, in the order docs/configuration.md lists them (an alias right after its setting). */
     public static final List<Setting<?>> ALL = Collections.unmodifiableList(Arrays.<Setting<?>>asList(
-            ENABLED,
-            METHODS,
-            INCLUDE,
-            EXCLUDE,
-            REQUIRED,
-            HEADER,
-            KEY_MAX_LENGTH,
-            TENANT,
-            TENANT_CREDENTIAL_HEADERS,
-            TENANT_CREDENTIAL_COOKIES,
-            APPLICATION_FILTERS,
-            MAX_REQUEST_BYTES,
-            MAX_RESPONSE_BYTES,
-            MEMORY_BUDGET,
-            MEMORY_WAIT,
-            ON_IN_FLIGHT,
-            STORE_SERVER_ERRORS,
-            RETRY_STATUSES,
-            ABANDONED_WORK_GRACE,
-            FAILURE_MODE,
-            LEASE,
-            ON_EXPIRED_LEASE,
-            RECOVERY,
-            OUTBOUND_HOSTS,
-            OUTBOUND_METHODS,
-            OUTBOUND_REPLACE_KEYS,
-            TTL,
-            UNKNOWN_RETENTION,
-            SWEEP_INTERVAL,
-            STORE_URL,
-            STORE_USER,
-            STORE_PASSWORD,
-            STORE_TABLE,
-            STORE_SCHEMA,
-            STORE_POOL_SIZE,
-            STORE_CONNECT_TIMEOUT,
-            STORE_QUERY_TIMEOUT,
-            STORE_PARTITIONING,
-            STORE_GROUP_COMMIT,
-            LOG_LEVEL,
-            JMX,
-            METRICS_PORT,
-            METRICS_HOST,
-            CONFIG));
+            ENABLED, METHODS, INCLUDE, EXCLUDE, REQUIRED, HEADER, KEY_MAX_LENGTH, TENANT, TENANT_CREDENTIAL_HEADERS,
+            TENANT_CREDENTIAL_COOKIES, APPLICATION_FILTERS, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES, MEMORY_BUDGET,
+            MEMORY_WAIT, ON_IN_FLIGHT, STORE_SERVER_ERRORS, RETRY_STATUSES, ABANDONED_WORK_GRACE, FAILURE_MODE, LEASE,
+            ON_EXPIRED_LEASE, RECOVERY, OUTBOUND_HOSTS, OUTBOUND_METHODS, OUTBOUND_REPLACE_KEYS, TTL,
+            UNKNOWN_RETENTION, SWEEP_INTERVAL, STORE_URL, STORE_USER, STORE_PASSWORD, STORE_TABLE, STORE_SCHEMA,
+            STORE_POOL_SIZE, STORE_CONNECT_TIMEOUT, STORE_QUERY_TIMEOUT, STORE_PARTITIONING, STORE_GROUP_COMMIT,
+            LOG_LEVEL, JMX, METRICS_PORT, METRICS_HOST, CONFIG));
 
     /** The setting of that name, or null. */
     public static Setting<?> named(String name) {

@@ -83,7 +83,7 @@ class AgentConfigTest {
         assertEquals(Duration.ofHours(6), load(props("idempotency.store.url", pg, "idempotency.store.partitioning", "6h"), Collections.emptyMap()).store.partitioning());
         assertNull(load(props("idempotency.store.url", pg, "idempotency.store.partitioning", "none"), Collections.emptyMap()).store.partitioning());
         assertTrue(load(props("idempotency.store.url", pg, "idempotency.store.partitioning", "daily"), Collections.emptyMap()).summary()
-                .contains("partitions 86400s wide"));
+                .contains("store.partitioning=daily"));
         for (String bad : new String[] {"7h", "2d", "500ms", "weekly", "0s"}) {
             ConfigException e = assertThrows(ConfigException.class,
                     () -> load(props("idempotency.store.url", pg, "idempotency.store.partitioning", bad), Collections.emptyMap()), bad);
@@ -170,7 +170,7 @@ class AgentConfigTest {
     void unknownKeysAreKeptThirtyDaysByDefaultAndTheStartUpLineSaysSo() {
         AgentConfig c = load(new Properties(), Collections.emptyMap());
         assertEquals(Duration.ofDays(30), c.store.unknownRetention());
-        assertTrue(c.summary().contains("unknown keys kept 30d"), c.summary());
+        assertTrue(c.summary().contains("unknown-retention=30d"), c.summary());
         assertEquals(Duration.ofDays(3), load(props("idempotency.unknown-retention", "3d"), Collections.emptyMap()).store.unknownRetention());
     }
 

@@ -59,7 +59,7 @@ class OutboundHostsTest {
         AgentConfig c = AgentConfig.load(ConfigSource.of(p, Collections.emptyMap()));
         assertEquals("PayPal-Request-Id", c.outboundHosts.headerFor("api.paypal.com"));
         assertTrue(c.outboundMethods.contains("PUT"));
-        assertTrue(c.summary().contains("derived keys on POST,PUT to api.stripe.com,api.paypal.com=PayPal-Request-Id"), c.summary());
+        assertTrue(c.summary().contains("outbound.hosts=api.stripe.com,api.paypal.com=PayPal-Request-Id; outbound.methods=post,put"), c.summary());
     }
 
     @Test
@@ -69,7 +69,7 @@ class OutboundHostsTest {
         p.setProperty("idempotency.outbound.replace-keys", "api.stripe.com");
         AgentConfig c = AgentConfig.load(ConfigSource.of(p, Collections.emptyMap()));
         assertEquals("Idempotency-Key", c.outboundReplaceKeys.headerFor("api.stripe.com"));
-        assertTrue(c.summary().contains("replacing the clients' own keys to api.stripe.com"), c.summary());
+        assertTrue(c.summary().contains("outbound.replace-keys=api.stripe.com"), c.summary());
         p.setProperty("idempotency.outbound.replace-keys", "api.stripe.com=Other-Header");
         ConfigException header = assertThrows(ConfigException.class, () -> AgentConfig.load(ConfigSource.of(p, Collections.emptyMap())));
         assertTrue(header.getMessage().contains("'idempotency.outbound.replace-keys'"), header.getMessage());
