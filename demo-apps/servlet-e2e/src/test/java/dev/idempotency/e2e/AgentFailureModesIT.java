@@ -1,5 +1,9 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.TcpProxy;
 import dev.idempotency.store.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
@@ -11,10 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The host is never broken by the agent: a bad setting leaves it running unprotected; failure-mode=open runs requests. */
-class AgentFailureModesIT {
+public class AgentFailureModesIT {
 
     @Test
-    void aBadSettingStartsTheHostUnprotectedAndSaysSo() throws Exception {
+    public void aBadSettingStartsTheHostUnprotectedAndSaysSo() throws Exception {
         try (ServerProcess server = TomcatServer.tomcat9().set("idempotency.lease", "thirty seconds")) {
             server.start();
             Client client = new Client(server.baseUrl());
@@ -28,7 +32,7 @@ class AgentFailureModesIT {
     }
 
     @Test
-    void failureModeOpenRunsRequestsUnprotectedWhileTheStoreIsDown() throws Exception {
+    public void failureModeOpenRunsRequestsUnprotectedWhileTheStoreIsDown() throws Exception {
         TestDatabase db = TestDatabase.postgres();
         try (TcpProxy proxy = new TcpProxy(db.hostAndPort());
              ServerProcess server = TomcatServer.tomcat9().set("idempotency.failure-mode", "open")

@@ -1,5 +1,6 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
 import org.junit.jupiter.api.Test;
 
 import java.io.DataInputStream;
@@ -16,10 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The shipped jar: its manifest, its two-world layout, and bytecode a Java 8 host can load. */
-class AgentJarIT {
+public class AgentJarIT {
 
     @Test
-    void theManifestDeclaresTheAgentEntryPoints() throws IOException {
+    public void theManifestDeclaresTheAgentEntryPoints() throws IOException {
         try (JarFile jar = new JarFile(E2eEnvironment.agentJar().toFile())) {
             Attributes main = jar.getManifest().getMainAttributes();
             assertEquals("dev.idempotency.agent.bootstrap.IdempotencyAgent", main.getValue("Premain-Class"));
@@ -30,7 +31,7 @@ class AgentJarIT {
     }
 
     @Test
-    void onlyTheBridgeIsVisibleAndEverythingElseIsIsolated() throws IOException {
+    public void onlyTheBridgeIsVisibleAndEverythingElseIsIsolated() throws IOException {
         List<String> visibleClasses = new ArrayList<>();
         boolean hasIsolatedByteBuddy = false;
         boolean hasIsolatedDrivers = false;
@@ -50,7 +51,7 @@ class AgentJarIT {
     }
 
     @Test
-    void everyClassLoadsOnJava8() throws IOException {
+    public void everyClassLoadsOnJava8() throws IOException {
         int classes = 0;
         try (JarFile jar = new JarFile(E2eEnvironment.agentJar().toFile())) {
             for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {

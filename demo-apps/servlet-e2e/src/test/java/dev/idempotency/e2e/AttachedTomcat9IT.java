@@ -1,5 +1,9 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.AgentTool;
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.Await;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * command while a slow keyed request is inside the application. That request finishes normally, untouched; the whole
  * servlet suite then runs against the attached agent.
  */
-class AttachedTomcat9IT extends PaymentsScenarios {
+public class AttachedTomcat9IT extends PaymentsScenarios {
     protected AgentTool.Result attach;
 
     /** The JDK the server and the tool run on. */
@@ -33,7 +37,7 @@ class AttachedTomcat9IT extends PaymentsScenarios {
     }
 
     @BeforeAll
-    void attachWhileARequestIsInFlight() throws Exception {
+    public void attachWhileARequestIsInFlight() throws Exception {
         long before = client.count("charge");
         String key = key();
         // Long enough to outlast the attach: the tool's JVM starts and every loaded servlet and filter is retransformed.
@@ -72,7 +76,7 @@ class AttachedTomcat9IT extends PaymentsScenarios {
     }
 
     @Test
-    void aSecondAttachSaysTheAgentIsAlreadyThere() throws Exception {
+    public void aSecondAttachSaysTheAgentIsAlreadyThere() throws Exception {
         AgentTool.Result again = AgentTool.run(jdk(), "", "attach", String.valueOf(server.pid()));
         assertEquals(0, again.exit, again.toString());
         assertTrue(again.out.contains("already attached"), again.toString());
@@ -80,7 +84,7 @@ class AttachedTomcat9IT extends PaymentsScenarios {
     }
 
     @Test
-    void listJvmsShowsTheServer() throws Exception {
+    public void listJvmsShowsTheServer() throws Exception {
         AgentTool.Result jvms = AgentTool.run(jdk(), "", "list-jvms");
         assertEquals(0, jvms.exit, jvms.toString());
         assertTrue(jvms.out.lines().anyMatch(l -> l.startsWith(server.pid() + " ") && l.contains("org.apache.catalina.startup.Bootstrap")), jvms.toString());

@@ -1,5 +1,6 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -11,14 +12,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Attach on Java 25, where every agent loaded into a running JVM makes the JVM print a warning: the tool tells the
  * operator what they see and why.
  */
-class AttachedTomcat9Jdk25IT extends AttachedTomcat9IT {
+public class AttachedTomcat9Jdk25IT extends AttachedTomcat9IT {
     @Override
     protected Path jdk() {
         return E2eEnvironment.jdk25();
     }
 
     @Test
-    void theToolExplainsTheWarningTheJvmPrints() throws Exception {
+    public void theToolExplainsTheWarningTheJvmPrints() throws Exception {
         assertTrue(attach.out.contains("-XX:+EnableDynamicAgentLoading"), attach.toString());
         String log = Files.readString(server.log());
         assertTrue(log.contains("A Java agent has been loaded dynamically"), "the JVM's own warning is what the tool describes");

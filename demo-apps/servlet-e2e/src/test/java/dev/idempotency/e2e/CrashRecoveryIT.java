@@ -1,5 +1,9 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.Await;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * A server killed with SIGKILL in the middle of a keyed request, restarted, and asked again. With a 2 s lease:
  * under reconcile the application never runs a second time; under retry it runs exactly once more.
  */
-class CrashRecoveryIT {
+public class CrashRecoveryIT {
     private static final String BODY = "{\"amount\":777}";
 
     private static HttpRequest.Builder payment(Client client, String key, boolean slow) {
@@ -54,7 +58,7 @@ class CrashRecoveryIT {
     }
 
     @Test
-    void underReconcileACrashedRequestIsNeverRunAgain() throws Exception {
+    public void underReconcileACrashedRequestIsNeverRunAgain() throws Exception {
         try (ServerProcess server = TomcatServer.tomcat9().set("idempotency.lease", "2s").set("idempotency.sweep-interval", "1s")) {
             server.start();
             Client client = new Client(server.baseUrl());
@@ -70,7 +74,7 @@ class CrashRecoveryIT {
     }
 
     @Test
-    void underRetryACrashedRequestRunsExactlyOnceMore() throws Exception {
+    public void underRetryACrashedRequestRunsExactlyOnceMore() throws Exception {
         try (ServerProcess server = TomcatServer.tomcat9().set("idempotency.lease", "2s").set("idempotency.on-expired-lease", "retry")) {
             server.start();
             Client client = new Client(server.baseUrl());
@@ -93,7 +97,7 @@ class CrashRecoveryIT {
      * and the embedded H2 store is still open to record it (H2's own exit hook would have closed it at once).
      */
     @Test
-    void aRequestFinishingDuringAGracefulShutdownIsStillRecorded() throws Exception {
+    public void aRequestFinishingDuringAGracefulShutdownIsStillRecorded() throws Exception {
         try (ServerProcess server = TomcatServer.tomcat9()) {
             server.start();
             Client client = new Client(server.baseUrl());
@@ -113,7 +117,7 @@ class CrashRecoveryIT {
     }
 
     @Test
-    void aSlowRequestKeepsItsKeyLongPastItsLease() throws Exception {
+    public void aSlowRequestKeepsItsKeyLongPastItsLease() throws Exception {
         try (ServerProcess server = TomcatServer.tomcat9().set("idempotency.lease", "1s")) {
             server.start();
             Client client = new Client(server.baseUrl());

@@ -1,5 +1,10 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.AgentTool;
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.support.ProviderStub;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpRequest;
@@ -17,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * operator attaches the agent with idempotency.outbound.hosts; a keyed payout that fails after charging, and its
  * retry, then charge the provider once under one derived key.
  */
-class DerivedKeysAttachedTomcat9IT {
+public class DerivedKeysAttachedTomcat9IT {
 
     private static HttpRequest.Builder payout(Client client, ProviderStub provider, String key, String transfer, String via) {
         HttpRequest.Builder request = client.request("/payouts").header("Content-Type", "application/json").header("X-Client", via)
@@ -27,7 +32,7 @@ class DerivedKeysAttachedTomcat9IT {
     }
 
     @Test
-    void anAttachedAgentDerivesKeysForClientsLoadedBeforeIt() throws Exception {
+    public void anAttachedAgentDerivesKeysForClientsLoadedBeforeIt() throws Exception {
         Path h2 = Path.of(org.h2.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         TomcatServer tomcat = TomcatServer.transfersTomcat9();
         tomcat.library(h2).context("<Context><Resource name=\"jdbc/transfers\" auth=\"Container\" type=\"javax.sql.DataSource\""

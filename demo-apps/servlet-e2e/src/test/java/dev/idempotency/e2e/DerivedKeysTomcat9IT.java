@@ -1,5 +1,8 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.support.ProviderStub;
+import dev.idempotency.e2e.servers.TomcatServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * HttpClient, Apache HttpClient 4 and 5 and OkHttp 4, each in the WAR as an application ships it. Only 127.0.0.1 is listed in idempotency.outbound.hosts; localhost reaches the same provider unlisted.
  * Everything is asserted on what the provider received and executed.
  */
-class DerivedKeysTomcat9IT {
+public class DerivedKeysTomcat9IT {
     private static ProviderStub provider;
     /** Reached by the Stripe SDK, at an address of its own that idempotency.outbound.replace-keys names. */
     private static ProviderStub stripe;
@@ -29,7 +32,7 @@ class DerivedKeysTomcat9IT {
     private static Client client;
 
     @BeforeAll
-    static void start() throws Exception {
+    public static void start() throws Exception {
         provider = new ProviderStub();
         stripe = new ProviderStub(java.net.InetAddress.getByName("127.0.0.2"));
         server = TomcatServer.transfersTomcat9();
@@ -43,7 +46,7 @@ class DerivedKeysTomcat9IT {
     }
 
     @AfterAll
-    static void stop() throws Exception {
+    public static void stop() throws Exception {
         if (server != null) server.close();
         if (provider != null) provider.close();
         if (stripe != null) stripe.close();
@@ -63,7 +66,7 @@ class DerivedKeysTomcat9IT {
     @ParameterizedTest(name = "{0} after {1}")
     @org.junit.jupiter.params.provider.CsvSource({"url-connection,500", "jdk,500", "apache4,500", "apache5,500", "okhttp,500",
             "url-connection,429", "jdk,429", "okhttp,429"})
-    void aRetryAfterTheApplicationFailedRepeatsTheChargeWithTheSameKeyAndTheProviderExecutesItOnce(String via, int status) throws Exception {
+    public void aRetryAfterTheApplicationFailedRepeatsTheChargeWithTheSameKeyAndTheProviderExecutesItOnce(String via, int status) throws Exception {
         String key = UUID.randomUUID().toString();
         String transfer = transfer();
         HttpResponse<byte[]> failed = client.send(payout(key, transfer, via, "127.0.0.1").header("X-Fail-After-Call", String.valueOf(status)));
@@ -81,7 +84,7 @@ class DerivedKeysTomcat9IT {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"url-connection", "jdk", "apache4", "apache5", "okhttp"})
-    void twoCallsInOneRequestGetTwoKeysAndAnotherRequestOthers(String via) throws Exception {
+    public void twoCallsInOneRequestGetTwoKeysAndAnotherRequestOthers(String via) throws Exception {
         String transfer = transfer();
         assertEquals(201, client.send(payout(UUID.randomUUID().toString(), transfer, via, "127.0.0.1").header("X-Provider-Calls", "2")).statusCode());
         assertEquals(201, client.send(payout(UUID.randomUUID().toString(), transfer, via, "127.0.0.1")).statusCode());
@@ -94,7 +97,7 @@ class DerivedKeysTomcat9IT {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"url-connection", "jdk", "apache4", "apache5", "okhttp"})
-    void anUnlistedHostGetsNoHeaderAndTheApplicationsOwnHeaderIsLeftAlone(String via) throws Exception {
+    public void anUnlistedHostGetsNoHeaderAndTheApplicationsOwnHeaderIsLeftAlone(String via) throws Exception {
         String unlisted = transfer();
         assertEquals(201, client.send(payout(UUID.randomUUID().toString(), unlisted, via, "localhost")).statusCode());
         assertEquals(List.of("null"), provider.keys(unlisted), "no key leaves for a host not listed");
@@ -121,7 +124,7 @@ class DerivedKeysTomcat9IT {
      * retry of the same call (the same made-up key) keeps the derived key it got.
      */
     @org.junit.jupiter.api.Test
-    void theStripeSdksOwnKeyIsReplacedSoThatARerunAndTheSdksRetryChargeOnce() throws Exception {
+    public void theStripeSdksOwnKeyIsReplacedSoThatARerunAndTheSdksRetryChargeOnce() throws Exception {
         String key = UUID.randomUUID().toString();
         String transfer = "flaky-" + transfer(); // its first answer is lost: the SDK retries that call itself
         assertEquals(500, client.send(stripeCharge(key, transfer).header("X-Fail-After-Call", "yes")).statusCode());

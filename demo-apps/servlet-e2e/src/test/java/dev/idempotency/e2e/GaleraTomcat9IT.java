@@ -1,5 +1,10 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.support.KeyedPayments;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.scenarios.ServerScenarios;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.Await;
 import dev.idempotency.store.testing.GaleraCluster;
 import org.junit.jupiter.api.Test;
@@ -28,13 +33,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * at once, so its duplicates meet on different nodes. Node 3 is killed with SIGKILL under that load. From the two
  * applications' own ledgers: no key charged twice, and every 201 a client received is replayed, byte for byte, by both.
  */
-class GaleraTomcat9IT {
+public class GaleraTomcat9IT {
     private static final int WORKERS = 6;
     private static final int KEYS_BEFORE_THE_KILL = 150;
     private static final int KEYS = 600;
 
     @Test
-    void duplicatesOverTwoServersAndThreeNodesRunOnceAndANodeKilledUnderLoadLosesNoAnswer() throws Exception {
+    public void duplicatesOverTwoServersAndThreeNodesRunOnceAndANodeKilledUnderLoadLosesNoAnswer() throws Exception {
         try (GaleraCluster cluster = GaleraCluster.start(3);
              ServerProcess pinned = galeraTomcat(cluster.url(1));
              ServerProcess balanced = galeraTomcat(cluster.loadBalancedUrl())) {

@@ -1,5 +1,9 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.AgentFigures;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.scenarios.ServerScenarios;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.Await;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the first instead of getting 409, the application runs once, and every duplicate gets the first response back byte
  * for byte; while they wait the store lends out no connection (the agent's own figures say so).
  */
-class InFlightWaitTomcat9IT extends ServerScenarios {
+public class InFlightWaitTomcat9IT extends ServerScenarios {
     private static final int DUPLICATES = 100;
     /** Long enough for all the duplicates to be waiting while it runs, even on a busy machine. */
     private static final int PAYMENT_MILLIS = 8000;
@@ -41,7 +45,7 @@ class InFlightWaitTomcat9IT extends ServerScenarios {
     }
 
     @Test
-    void aHundredDuplicatesOfASlowPaymentGetItsReplayAndItRunsOnce() throws Exception {
+    public void aHundredDuplicatesOfASlowPaymentGetItsReplayAndItRunsOnce() throws Exception {
         long before = client.count("charge");
         String key = key();
         CountDownLatch go = new CountDownLatch(1);

@@ -1,7 +1,12 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
+import dev.idempotency.e2e.scenarios.JaxrsOrdersScenarios;
+import dev.idempotency.e2e.servers.OrdersServers;
+import dev.idempotency.e2e.servers.ServerProcess;
+
 /** Jersey 3 (jakarta) WAR on Tomcat 10.1. */
-class Jersey3Tomcat10IT extends JaxrsOrdersScenarios {
+public class Jersey3Tomcat10IT extends JaxrsOrdersScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return OrdersServers.onTomcat(E2eEnvironment.tomcat10(), "orders-jersey3.war");

@@ -1,5 +1,9 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
+import dev.idempotency.e2e.servers.JarServer;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.scenarios.StandaloneJaxrsScenarios;
 import dev.idempotency.store.testing.Await;
 
 import java.net.http.HttpRequest;
@@ -18,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Jersey 3 on the JDK HttpServer, an executable jar with no servlet container: the JAX-RS layer runs the protocol itself.
  * With a 1 s lease, so that a request running past ten leases shows it never loses its key.
  */
-class JerseyStandaloneIT extends StandaloneJaxrsScenarios {
+public class JerseyStandaloneIT extends StandaloneJaxrsScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return new JarServer("jersey-standalone", E2eEnvironment.war("orders-jersey3-standalone.jar"), Collections.singletonList("{port}"))
@@ -37,7 +41,7 @@ class JerseyStandaloneIT extends StandaloneJaxrsScenarios {
     }
 
     @Test
-    void aResourceRunningPastTenLeasesKeepsItsKey() throws Exception {
+    public void aResourceRunningPastTenLeasesKeepsItsKey() throws Exception {
         long payments = client.count("payment");
         String key = key();
         CompletableFuture<HttpResponse<byte[]>> slow = client.sendAsync(slowPayment(key, 13_000));

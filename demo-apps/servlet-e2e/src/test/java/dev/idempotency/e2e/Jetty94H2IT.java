@@ -1,7 +1,11 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.servers.JettyServer;
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+
 /** Eclipse Jetty 9.4 (Servlet 3.1, javax), the embedded H2 default store. */
-class Jetty94H2IT extends PaymentsScenarios {
+public class Jetty94H2IT extends PaymentsScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return JettyServer.jetty94();

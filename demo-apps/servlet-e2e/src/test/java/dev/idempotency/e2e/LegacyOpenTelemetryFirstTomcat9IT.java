@@ -1,5 +1,9 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.scenarios.LegacyScenarios;
+import dev.idempotency.e2e.scenarios.OpenTelemetryScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,14 +14,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * generated interfaces to every servlet and filter before ours sees them. Filters that read the form first, a plain
  * servlet and a filter that is the application must all still be protected.
  */
-class LegacyOpenTelemetryFirstTomcat9IT extends LegacyScenarios {
+public class LegacyOpenTelemetryFirstTomcat9IT extends LegacyScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return TomcatServer.legacyTomcat9().jvmOptionsBeforeAgent(OpenTelemetryScenarios.openTelemetryOptions());
     }
 
     @Test
-    void bothAgentsRanAndOursInstrumentedEveryServletAndFilter() throws Exception {
+    public void bothAgentsRanAndOursInstrumentedEveryServletAndFilter() throws Exception {
         String log = java.nio.file.Files.readString(server.log());
         assertTrue(log.contains("opentelemetry-javaagent - version: "), "OpenTelemetry did not start");
         assertFalse(server.agentLines().contains("could not instrument"), server.agentLines());

@@ -1,7 +1,11 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.scenarios.LegacyScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
+
 /** The legacy shop relocated to jakarta on Tomcat 11 (Servlet 6.1), the embedded H2 default store. */
-class LegacyTomcat11IT extends LegacyScenarios {
+public class LegacyTomcat11IT extends LegacyScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return TomcatServer.legacyTomcat11();

@@ -1,7 +1,11 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.scenarios.LegacyScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
+
 /** The legacy shop on Tomcat 9 (javax), the embedded H2 default store. */
-class LegacyTomcat9IT extends LegacyScenarios {
+public class LegacyTomcat9IT extends LegacyScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return TomcatServer.legacyTomcat9();

@@ -1,5 +1,8 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.scenarios.LegacyScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.TestDatabase;
 
 /**
@@ -8,7 +11,7 @@ import dev.idempotency.store.testing.TestDatabase;
  * strings PAD SPACE, so this is where {@code "abc "} and {@code "abc"} must still be two keys
  * ({@link #aKeyWithATrailingSpaceIsAnotherKey()}).
  */
-class LegacyTomcat9MariaDbIT extends LegacyScenarios {
+public class LegacyTomcat9MariaDbIT extends LegacyScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         TestDatabase db = TestDatabase.mariadb();

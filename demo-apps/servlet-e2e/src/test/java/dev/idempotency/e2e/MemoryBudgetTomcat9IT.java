@@ -1,5 +1,9 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.scenarios.ServerScenarios;
+import dev.idempotency.e2e.servers.TomcatServer;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpRequest;
@@ -19,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * has room again); a response the budget cannot hold reaches its client whole and is recorded as not kept, so its retry
  * is a 409, never a second run. {@link MemoryBudgetWaitTomcat9IT} shows the same burst served in turn.
  */
-class MemoryBudgetTomcat9IT extends ServerScenarios {
+public class MemoryBudgetTomcat9IT extends ServerScenarios {
     private static final int BODY_BYTES = 200 * 1024;
 
     @Override
@@ -30,7 +34,7 @@ class MemoryBudgetTomcat9IT extends ServerScenarios {
     }
 
     @Test
-    void bodiesBeyondTheBudgetAreRefusedBeforeTheyRunAndRunOnceThereIsRoom() throws Exception {
+    public void bodiesBeyondTheBudgetAreRefusedBeforeTheyRunAndRunOnceThereIsRoom() throws Exception {
         long before = client.count("charge");
         int requests = 5;
         List<String> keys = new ArrayList<>();
@@ -76,7 +80,7 @@ class MemoryBudgetTomcat9IT extends ServerScenarios {
     }
 
     @Test
-    void aResponseTheBudgetCannotHoldReachesItsClientWholeAndIsNeverRunAgain() throws Exception {
+    public void aResponseTheBudgetCannotHoldReachesItsClientWholeAndIsNeverRunAgain() throws Exception {
         long before = client.count("statement");
         String key = key();
         int size = 1_500_000; // within max-response-bytes, beyond the whole 1 MiB budget
@@ -96,7 +100,7 @@ class MemoryBudgetTomcat9IT extends ServerScenarios {
         assertEquals(before + 1, client.count("statement"));
     }
 
-    static HttpRequest.Builder slowPayment(Client client, String key) {
+    public static HttpRequest.Builder slowPayment(Client client, String key) {
         StringBuilder json = new StringBuilder("{\"amount\":7,\"currency\":\"eur\",\"memo\":\"");
         while (json.length() < BODY_BYTES - 2) json.append('m');
         json.append("\"}");

@@ -1,5 +1,8 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.scenarios.ServerScenarios;
+import dev.idempotency.e2e.servers.TomcatServer;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -16,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * runs once, and they run in turn (two 200 KiB bodies fit half of a 1 MiB budget), so the burst takes at least three
  * rounds of the application's 1.5 s; without the budget all five would run at once.
  */
-class MemoryBudgetWaitTomcat9IT extends ServerScenarios {
+public class MemoryBudgetWaitTomcat9IT extends ServerScenarios {
 
     @Override
     protected ServerProcess server() throws Exception {
@@ -25,7 +28,7 @@ class MemoryBudgetWaitTomcat9IT extends ServerScenarios {
     }
 
     @Test
-    void aBurstBeyondTheBudgetIsServedInTurnEachRequestOnce() throws Exception {
+    public void aBurstBeyondTheBudgetIsServedInTurnEachRequestOnce() throws Exception {
         long before = client.count("charge");
         int requests = 5;
         CountDownLatch go = new CountDownLatch(1);

@@ -1,5 +1,10 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.AgentFigures;
+import dev.idempotency.e2e.support.AgentTool;
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.Await;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * scraped all along while the whole servlet suite runs. A scenario of known requests must move every figure by exactly
  * what it played.
  */
-class ObservedTomcat9IT extends PaymentsScenarios {
+public class ObservedTomcat9IT extends PaymentsScenarios {
     private int jmxPort;
     private int metricsPort;
     private final List<String> badScrapes = new ArrayList<>();
@@ -41,7 +46,7 @@ class ObservedTomcat9IT extends PaymentsScenarios {
     }
 
     @BeforeAll
-    void scrapeAllAlong() throws Exception {
+    public void scrapeAllAlong() throws Exception {
         AgentFigures figures = new AgentFigures(jmxPort, metricsPort);
         scraper = Executors.newSingleThreadScheduledExecutor();
         scraper.scheduleWithFixedDelay(() -> {
@@ -61,12 +66,12 @@ class ObservedTomcat9IT extends PaymentsScenarios {
     }
 
     @AfterAll
-    void stopScraping() {
+    public void stopScraping() {
         if (scraper != null) scraper.shutdownNow();
     }
 
     @Test
-    void theFiguresMoveByExactlyTheRequestsPlayed() throws Exception {
+    public void theFiguresMoveByExactlyTheRequestsPlayed() throws Exception {
         try (AgentFigures figures = new AgentFigures(jmxPort, metricsPort)) {
             Await.until("the agent's MBean", Duration.ofSeconds(10), () -> {
                 try {
@@ -138,7 +143,7 @@ class ObservedTomcat9IT extends PaymentsScenarios {
 
     /** An agent started with -javaagent is found by attach too: nothing is loaded twice. */
     @Test
-    void attachToAServerRunningTheAgentSaysItIsAlreadyThere() throws Exception {
+    public void attachToAServerRunningTheAgentSaysItIsAlreadyThere() throws Exception {
         AgentTool.Result again = AgentTool.run("attach", String.valueOf(server.pid()));
         assertEquals(0, again.exit, again.toString());
         assertTrue(again.out.contains("already attached: the agent is running idempotency-agent in JVM " + server.pid()), again.toString());

@@ -1,7 +1,9 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.scenarios.OpenTelemetryScenarios;
+
 /** Tomcat 9, H2 store, with -javaagent:opentelemetry-javaagent.jar AFTER our -javaagent. */
-class OpenTelemetrySecondTomcat9IT extends OpenTelemetryScenarios {
+public class OpenTelemetrySecondTomcat9IT extends OpenTelemetryScenarios {
     @Override
     protected boolean openTelemetryFirst() {
         return false;

@@ -1,5 +1,11 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.AgentTool;
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.support.E2eEnvironment;
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotency.store.testing.Await;
@@ -24,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * PostgreSQL, both reading one settings file: a crash leaves a key of unknown outcome; the operator finds it, looks at
  * it, decides it; the client's retry gets the decided answer and the application never runs again.
  */
-class OperatorCommandLineIT {
+public class OperatorCommandLineIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String BODY = "{\"amount\":1999}";
 
@@ -57,7 +63,7 @@ class OperatorCommandLineIT {
     }
 
     @Test
-    void aCrashedRequestIsFoundShownAndResolvedFromTheCommandLine() throws Exception {
+    public void aCrashedRequestIsFoundShownAndResolvedFromTheCommandLine() throws Exception {
         TestDatabase db = TestDatabase.postgres();
         String table = "cli_e2e_" + Long.toHexString(System.nanoTime());
         Path settings = settingsFile(db, table);
@@ -118,7 +124,7 @@ class OperatorCommandLineIT {
     }
 
     @Test
-    void faultsAndMistakesAreOneLineWithTheirExitCodes() throws Exception {
+    public void faultsAndMistakesAreOneLineWithTheirExitCodes() throws Exception {
         AgentTool.Result down = AgentTool.run("keys", "list", "--url", "jdbc:postgresql://127.0.0.1:1/none?user=postgres");
         assertEquals(1, down.exit, down.toString());
         assertEquals(1, down.err.strip().lines().count(), down.toString());

@@ -1,5 +1,10 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.support.KeyedPayments;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.scenarios.ServerScenarios;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.Await;
 import dev.idempotency.store.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
@@ -32,13 +37,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * whose answer both clients got; from the database: the keys went with their partitions, and only partitions that
  * ended a ttl ago went.
  */
-class PartitionedPurgeTomcat9IT {
+public class PartitionedPurgeTomcat9IT {
     private static final int KEYS = 600;
     private static final int PAIRS = 4;
     private static final long TTL_SECONDS = 4;
 
     @Test
-    void duplicatesAcrossTurningPartitionsRunOnceAndExpiredPartitionsAreDropped() throws Exception {
+    public void duplicatesAcrossTurningPartitionsRunOnceAndExpiredPartitionsAreDropped() throws Exception {
         TestDatabase db = TestDatabase.postgres();
         String table = "e2e_purge_" + Long.toHexString(System.nanoTime());
         try (ServerProcess tomcat = TomcatServer.tomcat9()
@@ -108,7 +113,7 @@ class PartitionedPurgeTomcat9IT {
         }
     }
 
-    static void dropPartitionedTable(Statement s, String table) throws java.sql.SQLException {
+    public static void dropPartitionedTable(Statement s, String table) throws java.sql.SQLException {
         for (String suffix : new String[] {"", "_schema", "_secret", "_effects"}) s.execute("DROP TABLE IF EXISTS " + table + suffix + " CASCADE");
         s.execute("DROP FUNCTION IF EXISTS " + table + "_vacant(VARCHAR, VARCHAR)");
         s.execute("DROP FUNCTION IF EXISTS " + table + "_partition_seconds()");

@@ -1,7 +1,11 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.servers.PayaraServer;
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+
 /** Payara Server 5 (Java EE 8, javax; Felix OSGi), the servlet suite's payments WAR, embedded H2. */
-class Payara5IT extends PaymentsScenarios {
+public class Payara5IT extends PaymentsScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return PayaraServer.payara5();

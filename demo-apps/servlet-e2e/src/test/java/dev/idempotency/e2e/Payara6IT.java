@@ -1,7 +1,11 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.servers.PayaraServer;
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+
 /** Payara Server 6 (Jakarta EE 10, jakarta; Felix OSGi), the servlet suite's payments WAR, embedded H2. */
-class Payara6IT extends PaymentsScenarios {
+public class Payara6IT extends PaymentsScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return PayaraServer.payara6();

@@ -1,5 +1,10 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.support.KeyedPayments;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.scenarios.ServerScenarios;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.Await;
 import dev.idempotency.store.testing.PostgresNode;
 import org.junit.jupiter.api.AfterEach;
@@ -33,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * until it gets its answer. The primary is killed with SIGKILL and the standby promoted. Then, from the application's
  * own ledger: no key charged twice; every 201 a client received is replayed byte for byte; service resumed by itself.
  */
-class PostgresFailoverTomcat9IT {
+public class PostgresFailoverTomcat9IT {
     private static final int CLIENTS = 8;
     private static final int KEYS_BEFORE_THE_KILL = 600;
     private static final int KEYS = 2400;
@@ -42,13 +47,13 @@ class PostgresFailoverTomcat9IT {
     private final List<PostgresNode> nodes = new ArrayList<>();
 
     @AfterEach
-    void tearDown() throws Exception {
+    public void tearDown() throws Exception {
         for (PostgresNode node : nodes) node.close();
         PostgresNode.removeAll(base);
     }
 
     @Test
-    void killingThePrimaryUnderLoadChargesNoKeyTwiceAndLosesNoAnswer() throws Exception {
+    public void killingThePrimaryUnderLoadChargesNoKeyTwiceAndLosesNoAnswer() throws Exception {
         base = PostgresNode.baseDirectory("idem-e2e-failover");
         PostgresNode primary = PostgresNode.primary(base, "primary", "synchronous_standby_names = 'standby1'");
         nodes.add(primary);

@@ -1,5 +1,9 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
+import dev.idempotency.e2e.servers.JarServer;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.scenarios.StandaloneJaxrsScenarios;
 import dev.idempotency.store.testing.Await;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * runs the protocol itself. That container reads a property it lacks from the exchange's attributes, which the JDK
  * shares between all requests of a context: every scenario here after the first would see the first's state.
  */
-class RestEasyStandaloneIT extends StandaloneJaxrsScenarios {
+public class RestEasyStandaloneIT extends StandaloneJaxrsScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return new JarServer("resteasy-standalone", E2eEnvironment.war("orders-resteasy-standalone.jar"), Collections.singletonList("{port}"))
@@ -24,7 +28,7 @@ class RestEasyStandaloneIT extends StandaloneJaxrsScenarios {
     }
 
     @Test
-    void aSuspendedResourceAnswered204AtOnceIsReplayedAndItsWorkRunsOnce() throws Exception {
+    public void aSuspendedResourceAnswered204AtOnceIsReplayedAndItsWorkRunsOnce() throws Exception {
         long jobs = client.count("job");
         String key = key();
         String ticket = UUID.randomUUID().toString();

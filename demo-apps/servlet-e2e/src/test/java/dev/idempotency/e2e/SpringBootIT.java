@@ -1,7 +1,13 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.scenarios.OrdersScenarios;
+import dev.idempotency.e2e.servers.OrdersServers;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.scenarios.SpringTransparencyChecks;
+
 /** Spring Boot 3 executable jar (embedded Tomcat, jakarta); its errors are rendered by Boot's error controller. */
-class SpringBootIT extends OrdersScenarios implements SpringTransparencyChecks {
+public class SpringBootIT extends OrdersScenarios implements SpringTransparencyChecks {
     @Override
     protected ServerProcess server() throws Exception {
         return OrdersServers.springBoot();

@@ -1,7 +1,11 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.scenarios.JaxrsOrdersScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomEeServer;
+
 /** Apache TomEE 8 web profile, the orders WAR's JAX-RS resources on the server's own CXF. */
-class TomEe8CxfIT extends JaxrsOrdersScenarios {
+public class TomEe8CxfIT extends JaxrsOrdersScenarios {
     @Override
     protected ServerProcess server() throws Exception {
         return TomEeServer.tomee8("orders-ee8.war").application("/shop", "/api/counters");

@@ -1,5 +1,8 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 
@@ -8,7 +11,7 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 
 /** The whole servlet suite on stock Tomcat 9 with the key table in PostgreSQL time partitions (hourly). */
-class Tomcat9PartitionedPostgresIT extends PaymentsScenarios {
+public class Tomcat9PartitionedPostgresIT extends PaymentsScenarios {
     private TestDatabase db;
     private final String table = "e2e_parts_" + Long.toHexString(System.nanoTime());
 
@@ -24,7 +27,7 @@ class Tomcat9PartitionedPostgresIT extends PaymentsScenarios {
     }
 
     @AfterAll
-    void dropTable() throws Exception {
+    public void dropTable() throws Exception {
         if (db == null) return;
         try (Connection c = DriverManager.getConnection(db.url, db.user, db.password); Statement s = c.createStatement()) {
             PartitionedPurgeTomcat9IT.dropPartitionedTable(s, table);

@@ -1,5 +1,8 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.Await;
 import dev.idempotency.store.testing.TcpProxy;
 import dev.idempotency.store.testing.TestDatabase;
@@ -19,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Tomcat 9 on the production store, PostgreSQL, reached through a TCP proxy the test can cut: with the store down,
  * a keyed request fails closed (503) and never runs the application; requests without a key are unaffected.
  */
-class Tomcat9PostgresIT extends PaymentsScenarios {
+public class Tomcat9PostgresIT extends PaymentsScenarios {
     private TcpProxy proxy;
     private TestDatabase db;
     private final String table = "e2e_keys_" + Long.toHexString(System.nanoTime());
@@ -37,12 +40,12 @@ class Tomcat9PostgresIT extends PaymentsScenarios {
     }
 
     @AfterAll
-    void closeProxy() throws Exception {
+    public void closeProxy() throws Exception {
         if (proxy != null) proxy.close();
     }
 
     @Test
-    void withTheStoreCutOffKeyedRequestsFailClosedAndNothingRuns() throws Exception {
+    public void withTheStoreCutOffKeyedRequestsFailClosedAndNothingRuns() throws Exception {
         assertEquals(201, client.postJson("/payments", key(), "{\"amount\":1}").statusCode(), "the store works before the cut");
         long charges = client.count("charge");
         proxy.cut();
@@ -68,7 +71,7 @@ class Tomcat9PostgresIT extends PaymentsScenarios {
 
     /** A row this version cannot read (a status a newer version wrote during a rolling upgrade) is refused, never run. */
     @Test
-    void aRowThisVersionCannotReadIsRefusedAndNothingRuns() throws Exception {
+    public void aRowThisVersionCannotReadIsRefusedAndNothingRuns() throws Exception {
         String key = key();
         assertEquals(201, client.postJson("/payments", key, "{\"amount\":5}").statusCode());
         try (Connection c = DriverManager.getConnection(db.url, db.user, db.password);

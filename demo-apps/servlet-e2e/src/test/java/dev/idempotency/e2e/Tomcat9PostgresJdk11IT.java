@@ -1,9 +1,13 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.TestDatabase;
 
 /** Tomcat 9 (javax) on OpenJDK 11 with the PostgreSQL store. */
-class Tomcat9PostgresJdk11IT extends PaymentsScenarios {
+public class Tomcat9PostgresJdk11IT extends PaymentsScenarios {
     private final String table = "e2e_jdk11_" + Long.toHexString(System.nanoTime());
 
     @Override
@@ -17,7 +21,7 @@ class Tomcat9PostgresJdk11IT extends PaymentsScenarios {
     }
 
     @org.junit.jupiter.api.Test
-    void theServerRunsOnJava11() throws Exception {
+    public void theServerRunsOnJava11() throws Exception {
         TomcatServer.assertRunsOnJava(server, 11);
     }
 }

@@ -1,5 +1,9 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.scenarios.PaymentsScenarios;
+import dev.idempotency.e2e.support.ProviderStub;
+import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.store.testing.Await;
 import dev.idempotency.store.testing.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * keys are then sent again. Every case is asserted on the application's rows and the provider's executions and keys,
  * not only on status codes.
  */
-class TransactionRecoveryTomcat9IT {
+public class TransactionRecoveryTomcat9IT {
     private static final int ROUNDS = 10;
     private static final String HOLD = "60000";
     private static final Duration AWAIT = Duration.ofSeconds(60);
@@ -46,37 +50,37 @@ class TransactionRecoveryTomcat9IT {
     private enum Case { BEFORE_COMMIT, AFTER_COMMIT, AFTER_CALL, AFTER_ASYNC_COMMIT, AFTER_KEYED_CALL }
 
     private static final class Attempt {
-        final Case at;
-        final boolean spring;
-        final String key = UUID.randomUUID().toString();
-        final String transfer = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+        public final Case at;
+        public final boolean spring;
+        public final String key = UUID.randomUUID().toString();
+        public final String transfer = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
 
-        Attempt(Case at, boolean spring) {
+        public Attempt(Case at, boolean spring) {
             this.at = at;
             this.spring = spring;
         }
 
-        String body() {
+        public String body() {
             return "{\"transfer\":\"" + transfer + "\",\"amount\":" + (transfer.hashCode() & 0xffff) + "}";
         }
 
-        String path() {
+        public String path() {
             return at == Case.AFTER_CALL || at == Case.AFTER_KEYED_CALL ? "/payouts" : at == Case.AFTER_ASYNC_COMMIT ? "/async-transfers" : spring ? "/spring/transfers" : "/transfers";
         }
 
-        String stage() {
+        public String stage() {
             return at == Case.BEFORE_COMMIT ? "written" : at == Case.AFTER_CALL || at == Case.AFTER_KEYED_CALL ? "called-out" : "committed";
         }
 
         /** Whether a retry after the kill runs the request again (nothing it did is unsafe to repeat). */
-        boolean runsAgain() {
+        public boolean runsAgain() {
             return at == Case.BEFORE_COMMIT || at == Case.AFTER_KEYED_CALL;
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"postgresql", "mariadb"})
-    void afterAKillTheApplicationsOwnTransactionDecidesWhetherARetryRuns(String database) throws Exception {
+    public void afterAKillTheApplicationsOwnTransactionDecidesWhetherARetryRuns(String database) throws Exception {
         TestDatabase db = "postgresql".equals(database) ? TestDatabase.postgres() : TestDatabase.mariadb();
         String suffix = Long.toHexString(System.nanoTime());
         String table = "transfers_" + suffix;

@@ -1,6 +1,7 @@
 package dev.idempotency.e2e.bench;
 
-import dev.idempotency.e2e.ServerHandle;
+import dev.idempotency.e2e.servers.ServerHandle;
+
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -64,12 +65,12 @@ public final class MemoryBenchmark {
     }
 
     private static final class Row {
-        int ok;
-        int busy;
-        int other;
-        int dropped;
-        int doneAfterRetries;
-        long executions;
+        public int ok;
+        public int busy;
+        public int other;
+        public int dropped;
+        public int doneAfterRetries;
+        public long executions;
     }
 
     private static Row run(ServerHandle server, int requests, int bodyBytes) throws Exception {

@@ -1,6 +1,7 @@
 package dev.idempotency.e2e.bench;
 
-import dev.idempotency.e2e.ServerHandle;
+import dev.idempotency.e2e.servers.ServerHandle;
+
 
 import java.io.BufferedInputStream;
 import java.io.IOException;

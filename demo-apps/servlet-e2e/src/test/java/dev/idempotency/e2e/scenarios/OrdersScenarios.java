@@ -1,4 +1,4 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.scenarios;
 
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The orders service (JAX-RS or Spring, one HTTP contract) behind its framework's servlet, on a real server: the same
  * promises as for plain servlets, through Jersey, RESTEasy and Spring MVC.
  */
-abstract class OrdersScenarios extends ServerScenarios {
+public abstract class OrdersScenarios extends ServerScenarios {
 
     @Override
     protected String countersPath() {
@@ -30,7 +30,7 @@ abstract class OrdersScenarios extends ServerScenarios {
     }
 
     @Test
-    void aRetryIsReplayedByteForByteAndTheResourceRunsOnce() throws Exception {
+    public void aRetryIsReplayedByteForByteAndTheResourceRunsOnce() throws Exception {
         long before = client.count("payment");
         String key = key();
         HttpResponse<byte[]> first = client.send(payment("o-1", key, "{\"amount\": 1250}"));
@@ -42,7 +42,7 @@ abstract class OrdersScenarios extends ServerScenarios {
     }
 
     @Test
-    void concurrentDuplicatesGetConflictsAndTheResourceRunsOnce() throws Exception {
+    public void concurrentDuplicatesGetConflictsAndTheResourceRunsOnce() throws Exception {
         long before = client.count("payment");
         String key = key();
         sendConcurrentDuplicates(20, 201, () -> payment("o-2", key, "{\"amount\":99}").header("X-Delay-Ms", "1500"));
@@ -50,7 +50,7 @@ abstract class OrdersScenarios extends ServerScenarios {
     }
 
     @Test
-    void theSameKeyOnAnotherOrderIsAMismatch() throws Exception {
+    public void theSameKeyOnAnotherOrderIsAMismatch() throws Exception {
         String key = key();
         assertEquals(201, client.send(payment("o-3", key, "{\"amount\":10}")).statusCode());
         long before = client.count("payment");
@@ -60,7 +60,7 @@ abstract class OrdersScenarios extends ServerScenarios {
     }
 
     @Test
-    void aMalformedKeyIs400() throws Exception {
+    public void aMalformedKeyIs400() throws Exception {
         long before = client.count("payment");
         assertProblem(client.send(payment("o-5", "\"unterminated", "{\"amount\":1}")), 400, "key-invalid");
         assertProblem(client.send(payment("o-5", "k".repeat(256), "{\"amount\":1}")), 400, "key-invalid");
@@ -68,7 +68,7 @@ abstract class OrdersScenarios extends ServerScenarios {
     }
 
     @Test
-    void tenantsNeverSeeEachOthersResponses() throws Exception {
+    public void tenantsNeverSeeEachOthersResponses() throws Exception {
         String key = key();
         HttpResponse<byte[]> alice = client.send(payment("o-6", key, "{\"amount\":500}").header("Authorization", "Bearer alice"));
         HttpResponse<byte[]> bob = client.send(payment("o-6", key, "{\"amount\":500}").header("Authorization", "Bearer bob"));
@@ -80,7 +80,7 @@ abstract class OrdersScenarios extends ServerScenarios {
     }
 
     @Test
-    void serverErrorsAreNotKept() throws Exception {
+    public void serverErrorsAreNotKept() throws Exception {
         String key = key();
         long before = client.count("failed-payment");
         for (int i = 0; i < 2; i++) {
@@ -93,7 +93,7 @@ abstract class OrdersScenarios extends ServerScenarios {
     }
 
     @Test
-    void aResourceAnnotatedThroughItsInterfaceIsProtected() throws Exception {
+    public void aResourceAnnotatedThroughItsInterfaceIsProtected() throws Exception {
         String key = key();
         HttpResponse<byte[]> first = client.send(client.request("/api/refunds/pay_1").header("Idempotency-Key", key)
                 .POST(HttpRequest.BodyPublishers.ofString("{}")));
@@ -106,7 +106,7 @@ abstract class OrdersScenarios extends ServerScenarios {
 
     @Test
     @Order(Integer.MAX_VALUE)
-    void aReplaySurvivesAServerRestart() throws Exception {
+    public void aReplaySurvivesAServerRestart() throws Exception {
         String key = key();
         HttpResponse<byte[]> first = client.send(payment("o-8", key, "{\"amount\":4242}"));
         assertEquals(201, first.statusCode());

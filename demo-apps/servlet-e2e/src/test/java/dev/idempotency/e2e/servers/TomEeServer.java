@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.servers;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -11,22 +12,22 @@ import java.util.Map;
  * javaagent (openejb-javaagent.jar) before ours and the module openings it needs. JAX-RS is the server's own (CXF).
  * CATALINA_BASE is a private copy of the distribution's conf.
  */
-final class TomEeServer extends ServerProcess {
+public final class TomEeServer extends ServerProcess {
     private final Path home;
     private final Path war;
 
-    TomEeServer(Path home, Path war) throws IOException {
+    public TomEeServer(Path home, Path war) throws IOException {
         super("tomee");
         this.home = home;
         this.war = war;
     }
 
     /** The servlet suite's payments WAR, or the orders WAR on TomEE's JAX-RS. */
-    static ServerProcess tomee8(String war) throws IOException {
+    public static ServerProcess tomee8(String war) throws IOException {
         return new TomEeServer(E2eEnvironment.tomee8(), E2eEnvironment.war(war));
     }
 
-    static ServerProcess tomee9(String war) throws IOException {
+    public static ServerProcess tomee9(String war) throws IOException {
         return new TomEeServer(E2eEnvironment.tomee9(), E2eEnvironment.war(war));
     }
 

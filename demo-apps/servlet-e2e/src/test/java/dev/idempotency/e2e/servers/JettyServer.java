@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.servers;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,35 +10,35 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** A stock Eclipse Jetty (jetty-home) with a jetty.base of its own: Jetty 12 with ee10, Jetty 11 and 9.4 with their one deployer. */
-final class JettyServer extends ServerProcess {
+public final class JettyServer extends ServerProcess {
     private final Path home;
     private final Path war;
     /** How this version's start.jar enables the modules a base needs (Jetty 9.4 says --add-to-start). */
     private final String modules;
 
-    JettyServer(Path home, Path war, String modules) throws IOException {
+    public JettyServer(Path home, Path war, String modules) throws IOException {
         super("jetty");
         this.home = home;
         this.war = war;
         this.modules = modules;
     }
 
-    static JettyServer jetty12ee10() throws IOException {
+    public static JettyServer jetty12ee10() throws IOException {
         return new JettyServer(E2eEnvironment.jetty12(), E2eEnvironment.war("payments-jakarta.war"), "--add-modules=http,ee10-deploy");
     }
 
     /** The legacy shop relocated to jakarta, on Jetty 12 ee10. */
-    static JettyServer legacyJetty12ee10() throws IOException {
+    public static JettyServer legacyJetty12ee10() throws IOException {
         return new JettyServer(E2eEnvironment.jetty12(), E2eEnvironment.war("legacy-jakarta.war"), "--add-modules=http,ee10-deploy");
     }
 
     /** Jetty 9.4 (Servlet 3.1, javax) with the payments WAR. */
-    static JettyServer jetty94() throws IOException {
+    public static JettyServer jetty94() throws IOException {
         return new JettyServer(E2eEnvironment.jetty94(), E2eEnvironment.war("payments-javax.war"), "--add-to-start=http,deploy");
     }
 
     /** Jetty 11 (Servlet 5, jakarta) with the payments WAR. */
-    static JettyServer jetty11() throws IOException {
+    public static JettyServer jetty11() throws IOException {
         return new JettyServer(E2eEnvironment.jetty11(), E2eEnvironment.war("payments-jakarta.war"), "--add-modules=http,deploy");
     }
 

@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.servers;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,13 +15,13 @@ import java.util.Map;
  * jvm.options, one option per line, as an operator adds it. Nothing is configured for OSGi boot delegation: the agent
  * arranges its own visibility.
  */
-final class OpenLibertyServer extends ServerProcess {
+public final class OpenLibertyServer extends ServerProcess {
     private static final String NAME = "e2e";
     private final Path home;
     private final Path war;
     private final String features;
 
-    OpenLibertyServer(Path home, Path war, String... features) throws IOException {
+    public OpenLibertyServer(Path home, Path war, String... features) throws IOException {
         super("openliberty");
         this.home = home;
         this.war = war;
@@ -30,12 +31,12 @@ final class OpenLibertyServer extends ServerProcess {
     }
 
     /** Java EE 8's servlet feature (javax) with the payments WAR. */
-    static OpenLibertyServer javax() throws IOException {
+    public static OpenLibertyServer javax() throws IOException {
         return new OpenLibertyServer(E2eEnvironment.openLiberty(), E2eEnvironment.war("payments-javax.war"), "servlet-4.0");
     }
 
     /** Jakarta EE 10's servlet feature (jakarta) with the payments WAR. */
-    static OpenLibertyServer jakarta() throws IOException {
+    public static OpenLibertyServer jakarta() throws IOException {
         return new OpenLibertyServer(E2eEnvironment.openLiberty(), E2eEnvironment.war("payments-jakarta.war"), "servlet-6.0");
     }
 

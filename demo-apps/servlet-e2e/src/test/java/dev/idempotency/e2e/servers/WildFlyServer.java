@@ -1,4 +1,4 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.servers;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -14,12 +14,12 @@ import java.util.Map;
  * base directory is a private copy of standalone/; the WAR goes into its deployments folder. Nothing is configured for
  * JBoss Modules: the agent arranges its own visibility.
  */
-final class WildFlyServer extends ServerProcess {
+public final class WildFlyServer extends ServerProcess {
     private final Path home;
     private final Path war;
     private final int managementPort;
 
-    WildFlyServer(Path home, Path war) throws IOException {
+    public WildFlyServer(Path home, Path war) throws IOException {
         super("wildfly");
         this.home = home;
         this.war = war;

@@ -1,4 +1,4 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.support;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,16 +11,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** {@code java -jar idempotency-agent.jar ...} as an operator runs it: a separate process, its exit code and output. */
-final class AgentTool {
+public final class AgentTool {
     private AgentTool() {
     }
 
-    static final class Result {
-        final int exit;
-        final String out;
-        final String err;
+    public static final class Result {
+        public final int exit;
+        public final String out;
+        public final String err;
 
-        Result(int exit, String out, String err) {
+        public Result(int exit, String out, String err) {
             this.exit = exit;
             this.out = out;
             this.err = err;
@@ -32,11 +32,11 @@ final class AgentTool {
         }
     }
 
-    static Result run(String... args) throws IOException, InterruptedException {
+    public static Result run(String... args) throws IOException, InterruptedException {
         return run(Path.of(System.getProperty("java.home")), "", args);
     }
 
-    static Result run(Path javaHome, String stdin, String... args) throws IOException, InterruptedException {
+    public static Result run(Path javaHome, String stdin, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(Arrays.asList(javaHome.resolve("bin/java").toString(), "-jar",
                 E2eEnvironment.agentJar().toString()));
         command.addAll(Arrays.asList(args));

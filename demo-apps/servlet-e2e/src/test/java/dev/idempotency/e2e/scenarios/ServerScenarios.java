@@ -1,5 +1,7 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.scenarios;
 
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.servers.ServerProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -29,8 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-abstract class ServerScenarios {
-    static final String PROBLEM = "urn:idempotency-agent:problem:";
+public abstract class ServerScenarios {
+    public static final String PROBLEM = "urn:idempotency-agent:problem:";
     protected ServerProcess server;
     protected Client client;
 
@@ -48,20 +50,20 @@ abstract class ServerScenarios {
     }
 
     @BeforeAll
-    void startServer() throws Exception {
+    public void startServer() throws Exception {
         server = configure(server());
         server.start();
         client = new Client(server.baseUrl(), countersPath());
     }
 
     @AfterAll
-    void stopServer() throws Exception {
+    public void stopServer() throws Exception {
         if (server != null) server.close();
     }
 
     @Test
     @Order(1)
-    void theAgentAnnouncesItselfAtStartUpWithoutErrors() throws Exception {
+    public void theAgentAnnouncesItselfAtStartUpWithoutErrors() throws Exception {
         String lines = server.agentLines();
         assertTrue(lines.contains("INFO started idempotency-agent"), lines);
         assertFalse(lines.contains("ERROR"), lines);
@@ -69,22 +71,22 @@ abstract class ServerScenarios {
         assertFalse(lines.contains("NOT protected") || lines.contains("could not instrument"), lines);
     }
 
-    static String key() {
+    public static String key() {
         return UUID.randomUUID().toString();
     }
 
-    static String text(HttpResponse<byte[]> r) {
+    public static String text(HttpResponse<byte[]> r) {
         return new String(r.body(), StandardCharsets.UTF_8);
     }
 
-    static void assertProblem(HttpResponse<byte[]> r, int status, String type) {
+    public static void assertProblem(HttpResponse<byte[]> r, int status, String type) {
         assertEquals(status, r.statusCode(), text(r));
         assertEquals("application/problem+json", r.headers().firstValue("Content-Type").orElse(""), text(r));
         assertTrue(text(r).contains("\"type\":\"" + PROBLEM + type + "\""), text(r));
         assertTrue(text(r).contains("\"status\":" + status), text(r));
     }
 
-    static void assertReplayOf(HttpResponse<byte[]> original, HttpResponse<byte[]> replay) {
+    public static void assertReplayOf(HttpResponse<byte[]> original, HttpResponse<byte[]> replay) {
         assertEquals(original.statusCode(), replay.statusCode(), text(replay));
         assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElse(null), text(replay));
         assertArrayEquals(original.body(), replay.body(), "the replayed body must be the original bytes");
@@ -96,7 +98,7 @@ abstract class ServerScenarios {
      * Sends {@code duplicates} copies of one slow keyed request at once: exactly one may run the application; the
      * others get 409 with Retry-After (or, arriving after it finished, its replay). Returns how many got 409.
      */
-    int sendConcurrentDuplicates(int duplicates, int createdStatus, Supplier<HttpRequest.Builder> request) throws Exception {
+    public int sendConcurrentDuplicates(int duplicates, int createdStatus, Supplier<HttpRequest.Builder> request) throws Exception {
         CountDownLatch ready = new CountDownLatch(1);
         List<CompletableFuture<HttpResponse<byte[]>>> responses = new ArrayList<>();
         for (int i = 0; i < duplicates; i++) {

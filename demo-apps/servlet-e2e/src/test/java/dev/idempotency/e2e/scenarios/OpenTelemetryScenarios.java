@@ -1,5 +1,8 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.scenarios;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.servers.TomcatServer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The full servlet suite on a stock Tomcat 9 that also runs the OpenTelemetry Java agent (exporting nowhere), its
  * -javaagent before or after ours: both agents must load, and ours must behave exactly as it does alone.
  */
-abstract class OpenTelemetryScenarios extends PaymentsScenarios {
+public abstract class OpenTelemetryScenarios extends PaymentsScenarios {
     private static final String OTEL_STARTED = "opentelemetry-javaagent - version: ";
     private static final String OUR_STARTED = "[idempotency-agent] INFO started idempotency-agent";
 
@@ -30,7 +33,7 @@ abstract class OpenTelemetryScenarios extends PaymentsScenarios {
     }
 
     /** The OpenTelemetry agent, exporting nowhere. */
-    static String[] openTelemetryOptions() {
+    public static String[] openTelemetryOptions() {
         return new String[] {"-javaagent:" + E2eEnvironment.otelAgentJar(),
                 "-Dotel.traces.exporter=none", "-Dotel.metrics.exporter=none", "-Dotel.logs.exporter=none",
                 "-Dotel.service.name=e2e"};
@@ -39,7 +42,7 @@ abstract class OpenTelemetryScenarios extends PaymentsScenarios {
     /** Fails if OpenTelemetry silently did not load: its premain logs its version, in command-line order with ours. */
     @Test
     @Order(2)
-    void theOpenTelemetryAgentStartedInItsPlaceBesideOurs() throws Exception {
+    public void theOpenTelemetryAgentStartedInItsPlaceBesideOurs() throws Exception {
         List<String> log = Files.readAllLines(server.log(), StandardCharsets.UTF_8);
         int otel = indexOf(log, OTEL_STARTED);
         int ours = indexOf(log, OUR_STARTED);
@@ -58,7 +61,7 @@ abstract class OpenTelemetryScenarios extends PaymentsScenarios {
      */
     @Test
     @Order(Integer.MAX_VALUE - 1)
-    void ourAgentFailedToInstrumentNoClassOfTheHost() throws Exception {
+    public void ourAgentFailedToInstrumentNoClassOfTheHost() throws Exception {
         List<String> failures = instrumentationFailures().stream()
                 .filter(l -> !l.contains("could not instrument io.opentelemetry.")).collect(Collectors.toList());
         assertTrue(failures.isEmpty(), failures.size() + " failure(s):\n" + String.join("\n", failures));
@@ -67,7 +70,7 @@ abstract class OpenTelemetryScenarios extends PaymentsScenarios {
     /** OpenTelemetry's own classes are none of our business: no attempt on them, so no warning flood either. */
     @Test
     @Order(Integer.MAX_VALUE - 1)
-    void ourAgentFailedOnNoneOfOpenTelemetrysOwnClasses() throws Exception {
+    public void ourAgentFailedOnNoneOfOpenTelemetrysOwnClasses() throws Exception {
         List<String> failures = instrumentationFailures().stream()
                 .filter(l -> l.contains("could not instrument io.opentelemetry.")).collect(Collectors.toList());
         assertTrue(failures.isEmpty(), failures.size() + " failure(s), the first:\n"
@@ -77,7 +80,7 @@ abstract class OpenTelemetryScenarios extends PaymentsScenarios {
     /** Nothing went wrong for our agent during the whole suite (the base class checks this at start-up only). */
     @Test
     @Order(Integer.MAX_VALUE - 1)
-    void ourAgentLoggedNoErrorDuringTheSuite() throws Exception {
+    public void ourAgentLoggedNoErrorDuringTheSuite() throws Exception {
         List<String> errors = server.agentLines().lines().filter(l -> l.startsWith("[idempotency-agent] ERROR")).collect(Collectors.toList());
         assertTrue(errors.isEmpty(), String.join("\n", errors));
     }

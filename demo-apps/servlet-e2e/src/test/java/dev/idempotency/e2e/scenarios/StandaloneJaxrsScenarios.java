@@ -1,12 +1,13 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.scenarios;
 
+import dev.idempotency.e2e.support.Client;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A JAX-RS runtime on the JDK HttpServer, with no servlet container in front: the JAX-RS layer runs the protocol alone. */
-abstract class StandaloneJaxrsScenarios extends JaxrsOrdersScenarios {
+public abstract class StandaloneJaxrsScenarios extends JaxrsOrdersScenarios {
 
     /** Their containers cannot suspend a request (RESTEasy's answers a suspended resource 204 at once, while its work goes on). */
     @Override
@@ -16,7 +17,7 @@ abstract class StandaloneJaxrsScenarios extends JaxrsOrdersScenarios {
 
     /** Refused on the declared length alone (max-request-bytes is 64 KiB): not a byte of the body is read or awaited. */
     @Test
-    void aDeclaredLengthBeyondTheLimitIs413BeforeTheBodyIsSent() throws Exception {
+    public void aDeclaredLengthBeyondTheLimitIs413BeforeTheBodyIsSent() throws Exception {
         long payments = client.count("payment");
         long start = System.nanoTime();
         // no body follows: were the agent to read it, the server would wait and the socket's timeout would end the test

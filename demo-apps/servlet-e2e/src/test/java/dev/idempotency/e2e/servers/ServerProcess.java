@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.servers;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -22,9 +23,9 @@ import java.util.concurrent.TimeUnit;
  * with SIGKILL, then started again on the same port and state (its work directory holds the agent's H2 store under a
  * private user.home, and the application's ledger).
  */
-abstract class ServerProcess implements AutoCloseable {
-    protected final Path work;
-    protected final int port;
+public abstract class ServerProcess implements AutoCloseable {
+    public final Path work;
+    public final int port;
     private String contextPath = "/shop";
     private String readinessPath = "/counters";
     private final Map<String, String> agentSettings = new LinkedHashMap<>();
@@ -36,7 +37,7 @@ abstract class ServerProcess implements AutoCloseable {
     private Process process;
     private int starts;
 
-    ServerProcess(String name) throws IOException {
+    public ServerProcess(String name) throws IOException {
         this.work = E2eEnvironment.work().resolve(name + "-" + Long.toHexString(System.nanoTime()));
         Files.createDirectories(work);
         this.port = freePort();
@@ -45,59 +46,59 @@ abstract class ServerProcess implements AutoCloseable {
         agentSettings.put("idempotency.store.connect-timeout", "10s");
     }
 
-    ServerProcess set(String setting, String value) {
+    public ServerProcess set(String setting, String value) {
         agentSettings.put(setting, value);
         return this;
     }
 
     /** Without the agent, for overhead comparisons. */
     /** The maximum heap, as -Xmx takes it (256m unless set). */
-    ServerProcess heap(String maxHeap) {
+    public ServerProcess heap(String maxHeap) {
         this.heap = maxHeap;
         return this;
     }
 
-    ServerProcess withAgent(boolean agent) {
+    public ServerProcess withAgent(boolean agent) {
         this.withAgent = agent;
         return this;
     }
 
     /** JVM options placed before our -javaagent (another agent that must load first, say). */
-    ServerProcess jvmOptionsBeforeAgent(String... options) {
+    public ServerProcess jvmOptionsBeforeAgent(String... options) {
         jvmOptionsBeforeAgent.addAll(List.of(options));
         return this;
     }
 
     /** JVM options placed right after our -javaagent (another agent that must load second, say). */
-    ServerProcess jvmOptionsAfterAgent(String... options) {
+    public ServerProcess jvmOptionsAfterAgent(String... options) {
         jvmOptionsAfterAgent.addAll(List.of(options));
         return this;
     }
 
-    ServerProcess javaHome(Path home) {
+    public ServerProcess javaHome(Path home) {
         this.javaHome = home;
         return this;
     }
 
     /** Where the application answers ("/shop" for a deployed shop.war, "" at the root) and which path says it is up. */
-    ServerProcess application(String contextPath, String readinessPath) {
+    public ServerProcess application(String contextPath, String readinessPath) {
         this.contextPath = contextPath;
         this.readinessPath = readinessPath;
         return this;
     }
 
     /** The URL of the demo application's context. */
-    String baseUrl() {
+    public String baseUrl() {
         return "http://127.0.0.1:" + port + contextPath;
     }
 
     /** The process id of the server's JVM (for attach). */
-    synchronized long pid() {
+    public synchronized long pid() {
         if (process == null) throw new IllegalStateException("not running");
         return process.pid();
     }
 
-    Path log() {
+    public Path log() {
         return work.resolve("server-" + starts + ".log");
     }
 
@@ -111,7 +112,7 @@ abstract class ServerProcess implements AutoCloseable {
     /** Lays out the server's base directory and deploys the WAR; called once, before the first start. */
     protected abstract void prepare() throws IOException;
 
-    synchronized void start() throws IOException, InterruptedException {
+    public synchronized void start() throws IOException, InterruptedException {
         if (starts == 0) prepare();
         starts++;
         List<String> jvm = new ArrayList<>();
@@ -163,7 +164,7 @@ abstract class ServerProcess implements AutoCloseable {
     }
 
     /** Graceful stop (SIGTERM: the JVM runs its shutdown hooks), of the launcher and of the JVM it started, if any. */
-    synchronized void stop() throws InterruptedException {
+    public synchronized void stop() throws InterruptedException {
         if (process == null) return;
         List<ProcessHandle> tree = tree();
         tree.forEach(ProcessHandle::destroy);
@@ -178,7 +179,7 @@ abstract class ServerProcess implements AutoCloseable {
     }
 
     /** kill -9: no shutdown hook, no cleanup, as a crash would leave things. */
-    synchronized void kill() throws InterruptedException {
+    public synchronized void kill() throws InterruptedException {
         if (process == null) return;
         List<ProcessHandle> tree = tree();
         tree.forEach(ProcessHandle::destroyForcibly);
@@ -193,7 +194,7 @@ abstract class ServerProcess implements AutoCloseable {
         return tree;
     }
 
-    String logTail() {
+    public String logTail() {
         try {
             List<String> lines = Files.readAllLines(log(), StandardCharsets.UTF_8);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
@@ -203,7 +204,7 @@ abstract class ServerProcess implements AutoCloseable {
     }
 
     /** Every agent line the server printed so far, across starts. */
-    String agentLines() throws IOException {
+    public String agentLines() throws IOException {
         StringBuilder all = new StringBuilder();
         for (int i = 1; i <= starts; i++) {
             Path p = work.resolve("server-" + i + ".log");
@@ -244,13 +245,13 @@ abstract class ServerProcess implements AutoCloseable {
         return options;
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }
 
-    static void copyTree(Path from, Path to) throws IOException {
+    public static void copyTree(Path from, Path to) throws IOException {
         try (var paths = Files.walk(from)) {
             for (Path p : (Iterable<Path>) paths::iterator) {
                 Path target = to.resolve(from.relativize(p).toString());

@@ -1,4 +1,4 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.support;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,42 +15,42 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** HTTP to the server under test: java.net.http for ordinary requests, a raw socket for headers no client would send. */
-final class Client {
+public final class Client {
     private final String baseUrl;
     private final String countersPath;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
-    Client(String baseUrl) {
+    public Client(String baseUrl) {
         this(baseUrl, "/counters");
     }
 
     /** A client of an application whose side-effect counters answer at {@code countersPath}. */
-    Client(String baseUrl, String countersPath) {
+    public Client(String baseUrl, String countersPath) {
         this.baseUrl = baseUrl;
         this.countersPath = countersPath;
     }
 
-    HttpRequest.Builder request(String path) {
+    public HttpRequest.Builder request(String path) {
         return HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60));
     }
 
-    HttpResponse<byte[]> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+    public HttpResponse<byte[]> send(HttpRequest.Builder request) throws IOException, InterruptedException {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
-    java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> sendAsync(HttpRequest.Builder request) {
+    public java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> sendAsync(HttpRequest.Builder request) {
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
-    HttpResponse<byte[]> postJson(String path, String key, String json) throws IOException, InterruptedException {
+    public HttpResponse<byte[]> postJson(String path, String key, String json) throws IOException, InterruptedException {
         HttpRequest.Builder r = request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
         if (key != null) r.header("Idempotency-Key", key);
         return send(r);
     }
 
     /** How often the application performed each kind of side effect, from its own ledger. */
-    long count(String kind) throws IOException, InterruptedException {
+    public long count(String kind) throws IOException, InterruptedException {
         String json = new String(send(request(countersPath)).body(), StandardCharsets.UTF_8);
         Matcher m = Pattern.compile("\"" + Pattern.quote(kind) + "\":(\\d+)").matcher(json);
         if (!m.find()) throw new AssertionError("no counter " + kind + " in " + json);
@@ -58,7 +58,7 @@ final class Client {
     }
 
     /** A raw HTTP/1.1 exchange; returns the final status code and the body (interim 1xx answers are skipped). */
-    static RawResponse raw(int port, String requestHead, byte[] body) throws IOException {
+    public static RawResponse raw(int port, String requestHead, byte[] body) throws IOException {
         return raw(port, requestHead, body, false);
     }
 
@@ -66,7 +66,7 @@ final class Client {
      * A raw exchange without a body, over once the final answer is in, without waiting for the server to close the
      * connection: the JDK HttpServer keeps it open to read the body declared.
      */
-    static RawResponse answer(int port, String requestHead) throws IOException {
+    public static RawResponse answer(int port, String requestHead) throws IOException {
         return raw(port, requestHead, new byte[0], true);
     }
 
@@ -107,5 +107,5 @@ final class Client {
         return length.find() && text.length() - split - 4 >= Long.parseLong(length.group(1));
     }
 
-    record RawResponse(int status, String head, String body) { }
+    public record RawResponse(int status, String head, String body) { }
 }

@@ -1,4 +1,4 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.servers;
 
 /** A started or startable server for code outside this package (the benchmark harness). */
 public final class ServerHandle implements AutoCloseable {

@@ -1,5 +1,7 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.scenarios;
 
+import dev.idempotency.e2e.support.Client;
+import dev.idempotency.e2e.servers.ServerProcess;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * scenarios are the same everywhere. The demo application counts its own side effects, so "ran exactly once" is read
  * from the application, not from the agent.
  */
-abstract class PaymentsScenarios extends ServerScenarios implements TransparencyChecks, SessionChecks {
+public abstract class PaymentsScenarios extends ServerScenarios implements TransparencyChecks, SessionChecks {
 
     @Override
     public Client client() {
@@ -37,7 +39,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void aRetryIsReplayedByteForByteAndTheApplicationRunsOnce() throws Exception {
+    public void aRetryIsReplayedByteForByteAndTheApplicationRunsOnce() throws Exception {
         long before = client.count("charge");
         String key = key();
         HttpResponse<byte[]> first = client.postJson("/payments", key, "{\"amount\": 1250, \"currency\": \"eur\"}");
@@ -52,7 +54,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void concurrentDuplicatesGetConflictsAndTheApplicationRunsOnce() throws Exception {
+    public void concurrentDuplicatesGetConflictsAndTheApplicationRunsOnce() throws Exception {
         long before = client.count("charge");
         String key = key();
         sendConcurrentDuplicates(24, 201, () -> client.request("/payments").header("Idempotency-Key", key).header("X-Delay-Ms", "1500")
@@ -61,7 +63,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void aKeyReusedWithAnotherPayloadIs422() throws Exception {
+    public void aKeyReusedWithAnotherPayloadIs422() throws Exception {
         String key = key();
         assertEquals(201, client.postJson("/payments", key, "{\"amount\":10}").statusCode());
         long before = client.count("charge");
@@ -77,7 +79,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void malformedKeysAre400AndTheApplicationDoesNotRun() throws Exception {
+    public void malformedKeysAre400AndTheApplicationDoesNotRun() throws Exception {
         long before = client.count("charge");
         String tooLong = "k".repeat(256);
         for (String header : new String[] {"Idempotency-Key: \r\n", "Idempotency-Key: " + tooLong + "\r\n",
@@ -97,7 +99,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void aRequiredKeyThatIsMissingIs400() throws Exception {
+    public void aRequiredKeyThatIsMissingIs400() throws Exception {
         long before = client.count("refund");
         HttpResponse<byte[]> r = client.send(client.request("/refunds").POST(HttpRequest.BodyPublishers.ofString("")));
         assertProblem(r, 400, "key-missing");
@@ -105,7 +107,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void aForwardInsideAProtectedRequestIsHandledOnce() throws Exception {
+    public void aForwardInsideAProtectedRequestIsHandledOnce() throws Exception {
         String key = key();
         HttpResponse<byte[]> first = client.send(client.request("/refunds").header("Idempotency-Key", key).POST(HttpRequest.BodyPublishers.ofString("")));
         assertEquals(200, first.statusCode(), text(first));
@@ -117,7 +119,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void anOversizedBodyWithAKeyIs413() throws Exception {
+    public void anOversizedBodyWithAKeyIs413() throws Exception {
         long before = client.count("charge");
         String padding = "x".repeat(70 * 1024);
         assertProblem(client.postJson("/payments", key(), "{\"amount\":1,\"pad\":\"" + padding + "\"}"), 413, "request-too-large");
@@ -126,7 +128,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
 
     /** Above Integer.MAX_VALUE getContentLength() says -1; the declared length must still refuse the body unread. */
     @Test
-    void aDeclaredLengthBeyondTwoGigabytesIs413BeforeTheBodyIsSent() throws Exception {
+    public void aDeclaredLengthBeyondTwoGigabytesIs413BeforeTheBodyIsSent() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(dispatchesLengthsBeyondTwoGigabytes(),
                 "this server holds a request declaring 2 GiB or more before any filter or servlet sees it");
         long before = client.count("charge");
@@ -140,7 +142,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void formPostsKeepTheirParametersAndReplay() throws Exception {
+    public void formPostsKeepTheirParametersAndReplay() throws Exception {
         String key = key();
         HttpRequest.Builder form = client.request("/payments").header("Idempotency-Key", key)
                 .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString("amount=321&currency=usd"));
@@ -158,7 +160,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void streamedBinaryResponsesReplayByteForByte() throws Exception {
+    public void streamedBinaryResponsesReplayByteForByte() throws Exception {
         String key = key();
         HttpRequest.Builder request = client.request("/statements?size=100000").header("Idempotency-Key", key).POST(HttpRequest.BodyPublishers.noBody());
         HttpResponse<byte[]> first = client.send(request);
@@ -172,7 +174,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void asynchronousResponsesAreCapturedAndReplayed() throws Exception {
+    public void asynchronousResponsesAreCapturedAndReplayed() throws Exception {
         String key = key();
         HttpResponse<byte[]> first = client.send(client.request("/async-payments?amount=77").header("Idempotency-Key", key).POST(HttpRequest.BodyPublishers.noBody()));
         assertEquals(202, first.statusCode(), text(first));
@@ -185,7 +187,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void aResponseTooLargeToKeepStreamsAndIsNeverRunAgain() throws Exception {
+    public void aResponseTooLargeToKeepStreamsAndIsNeverRunAgain() throws Exception {
         String key = key();
         int size = 600 * 1024;
         HttpResponse<byte[]> first = client.send(client.request("/statements?size=" + size).header("Idempotency-Key", key).POST(HttpRequest.BodyPublishers.noBody()));
@@ -198,7 +200,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void clientErrorsAreKeptAndServerErrorsAreNot() throws Exception {
+    public void clientErrorsAreKeptAndServerErrorsAreNot() throws Exception {
         String key = key();
         HttpResponse<byte[]> badRequest = client.postJson("/payments", key, "{\"currency\":\"eur\"}");
         assertEquals(400, badRequest.statusCode());
@@ -218,7 +220,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void requestsOtherThanPostAndPatchAreUntouched() throws Exception {
+    public void requestsOtherThanPostAndPatchAreUntouched() throws Exception {
         String key = key();
         long puts = client.count("put");
         for (int i = 0; i < 2; i++) {
@@ -237,7 +239,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void tenantsNeverSeeEachOthersResponses() throws Exception {
+    public void tenantsNeverSeeEachOthersResponses() throws Exception {
         String key = key();
         String json = "{\"amount\":500}";
         HttpResponse<byte[]> alice = client.send(client.request("/payments").header("Idempotency-Key", key).header("Authorization", "Bearer alice")
@@ -265,7 +267,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void aPostRedirectGetIsReplayedAndTheApplicationRunsOnce() throws Exception {
+    public void aPostRedirectGetIsReplayedAndTheApplicationRunsOnce() throws Exception {
         long before = client.count("checkout");
         String key = key();
         HttpResponse<byte[]> first = client.send(checkout(key, null));
@@ -278,7 +280,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
     }
 
     @Test
-    void aServlet61RedirectWithItsOwnStatusIsKeptWhereTheContainerOffersIt() throws Exception {
+    public void aServlet61RedirectWithItsOwnStatusIsKeptWhereTheContainerOffersIt() throws Exception {
         long before = client.count("checkout");
         String key = key();
         HttpResponse<byte[]> first = client.send(checkout(key, "303"));
@@ -294,7 +296,7 @@ abstract class PaymentsScenarios extends ServerScenarios implements Transparency
 
     @Test
     @Order(Integer.MAX_VALUE)
-    void aReplaySurvivesAServerRestart() throws Exception {
+    public void aReplaySurvivesAServerRestart() throws Exception {
         String key = key();
         HttpResponse<byte[]> first = client.postJson("/payments", key, "{\"amount\":4242}");
         assertEquals(201, first.statusCode());

@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.scenarios;
 
+import dev.idempotency.e2e.support.Client;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpRequest;
@@ -14,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * under {@code tenant=auto} is another scope. The retry is still a replay, and only a client holding that session
  * reaches it. Containers that write their session cookie only at commit (Undertow, Open Liberty) are the case to prove.
  */
-interface SessionChecks {
+public interface SessionChecks {
     Client client();
 
     @Test

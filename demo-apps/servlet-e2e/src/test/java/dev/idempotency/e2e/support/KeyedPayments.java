@@ -1,5 +1,7 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.support;
 
+import dev.idempotency.e2e.servers.ServerProcess;
+import dev.idempotency.e2e.scenarios.ServerScenarios;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
@@ -19,27 +21,27 @@ import java.util.regex.Pattern;
  * and the client retries on 503 and 409 (in flight) until it has the key's answer. The application's ledger, read from
  * its file after the server stopped, tells how often each key was charged.
  */
-final class KeyedPayments {
+public final class KeyedPayments {
     private static final Pattern CHARGE_ID = Pattern.compile("\"id\":\"ch_(\\d+)\"");
 
     /** A client's last word on a key: the answer it keeps, how many 503s it met on the way, and when it got it. */
-    record Outcome(HttpResponse<byte[]> answer, int unavailable, long answeredAt) { }
+    public record Outcome(HttpResponse<byte[]> answer, int unavailable, long answeredAt) { }
 
     /** Answers of 503 seen by every client of this load. */
-    final AtomicInteger refused = new AtomicInteger();
+    public final AtomicInteger refused = new AtomicInteger();
     private final String prefix;
 
-    KeyedPayments(String prefix) {
+    public KeyedPayments(String prefix) {
         this.prefix = prefix;
     }
 
-    HttpRequest.Builder payment(Client client, int n) {
+    public HttpRequest.Builder payment(Client client, int n) {
         return client.request("/payments").header("Idempotency-Key", prefix + n).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":" + n + "}"));
     }
 
     /** Sends key {@code n} until it has its answer: a 201, or 409 outcome unknown. */
-    Outcome untilAnswered(Client client, int n) throws Exception {
+    public Outcome untilAnswered(Client client, int n) throws Exception {
         int unavailable = 0;
         while (true) {
             HttpResponse<byte[]> r = client.send(payment(client, n));
@@ -57,14 +59,14 @@ final class KeyedPayments {
     }
 
     /** The charge id in a 201's body. */
-    static long chargeId(HttpResponse<byte[]> answer) {
+    public static long chargeId(HttpResponse<byte[]> answer) {
         Matcher id = CHARGE_ID.matcher(ServerScenarios.text(answer));
         if (!id.find()) throw new AssertionError("no charge id in " + ServerScenarios.text(answer));
         return Long.parseLong(id.group(1));
     }
 
     /** Charge ids per amount in the ledgers of servers that have stopped (their H2 files). */
-    static Map<Long, List<Long>> ledgerCharges(ServerProcess... servers) throws Exception {
+    public static Map<Long, List<Long>> ledgerCharges(ServerProcess... servers) throws Exception {
         Map<Long, List<Long>> charges = new HashMap<>();
         for (ServerProcess server : servers) {
             try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + server.work.resolve("ledger"), "sa", "");

@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.servers;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,24 +17,24 @@ import java.util.regex.Pattern;
  * domain1 with its listeners on free ports; the WAR is autodeployed as shop.war. Nothing is configured for OSGi boot
  * delegation: the agent arranges its own visibility.
  */
-final class PayaraServer extends ServerProcess {
+public final class PayaraServer extends ServerProcess {
     private static final Pattern PORT = Pattern.compile("(port|start-port|das-port)=\"(\\d+)\"");
     private final Path home;
     private final Path war;
     /** The JVM options the domain holds from the last start, none before the first. */
     private List<String> optionsInDomain = java.util.Collections.emptyList();
 
-    PayaraServer(Path home, Path war) throws IOException {
+    public PayaraServer(Path home, Path war) throws IOException {
         super("payara");
         this.home = home;
         this.war = war;
     }
 
-    static PayaraServer payara5() throws IOException {
+    public static PayaraServer payara5() throws IOException {
         return new PayaraServer(E2eEnvironment.payara5(), E2eEnvironment.war("payments-javax.war"));
     }
 
-    static PayaraServer payara6() throws IOException {
+    public static PayaraServer payara6() throws IOException {
         return new PayaraServer(E2eEnvironment.payara6(), E2eEnvironment.war("payments-jakarta.war"));
     }
 

@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.scenarios;
 
+import dev.idempotency.e2e.servers.ServerProcess;
 import dev.idempotency.store.testing.Await;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * The servlet suite on Open Liberty, and what Liberty adds: it names its own MBean server builder, which lives on its
  * class path, so the agent's MBean is registered only if the agent creates the platform MBean server the host's way.
  */
-abstract class OpenLibertyScenarios extends PaymentsScenarios {
+public abstract class OpenLibertyScenarios extends PaymentsScenarios {
 
     @Override
     protected ServerProcess configure(ServerProcess server) {
@@ -25,7 +26,7 @@ abstract class OpenLibertyScenarios extends PaymentsScenarios {
     }
 
     @Test
-    void theAgentsMBeanIsRegisteredInLibertysMBeanServer() throws Exception {
+    public void theAgentsMBeanIsRegisteredInLibertysMBeanServer() throws Exception {
         client.postJson("/payments", key(), "{\"amount\":1}"); // the agent registers its MBean once requests come
         String lines = Await.until("the MBean registration to be reported", Duration.ofSeconds(20), this::agentLines,
                 l -> l.contains("MBean dev.idempotency:type=Agent registered") || l.contains("could not register the MBean"));

@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.scenarios;
 
+import dev.idempotency.e2e.support.Client;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -21,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * are those that leave part of the response to the container: a locale, errors without a body, error pages of the
  * application's own (by status and by exception), a relative redirect and a cookie.
  */
-interface TransparencyChecks {
+public interface TransparencyChecks {
     /** Framing and per-exchange headers; the bodies are compared byte for byte instead. */
     Set<String> PER_EXCHANGE = Set.of("date", "connection", "keep-alive", "transfer-encoding", "content-length");
 

@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.scenarios;
 
+import dev.idempotency.e2e.support.Client;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -15,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * application defines the view of {@code /api/answers/view}, a view (DispatcherServlet sets the response's locale
  * before it renders), through {@link #assertTransparent}.
  */
-interface SpringTransparencyChecks {
+public interface SpringTransparencyChecks {
 
     Client client();
 

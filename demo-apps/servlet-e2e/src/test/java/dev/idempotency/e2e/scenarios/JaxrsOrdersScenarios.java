@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.scenarios;
 
+import dev.idempotency.e2e.servers.ServerProcess;
 import org.junit.jupiter.api.Test;
 
 import dev.idempotency.store.testing.Await;
@@ -21,7 +22,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * required by route template (the refunds route is annotated only on its interface), and the matched route in the
  * agent's diagnostics.
  */
-abstract class JaxrsOrdersScenarios extends OrdersScenarios {
+public abstract class JaxrsOrdersScenarios extends OrdersScenarios {
 
     @Override
     protected ServerProcess configure(ServerProcess server) {
@@ -30,7 +31,7 @@ abstract class JaxrsOrdersScenarios extends OrdersScenarios {
     }
 
     @Test
-    void aRouteThatRequiresAKeyRejectsRequestsWithoutOne() throws Exception {
+    public void aRouteThatRequiresAKeyRejectsRequestsWithoutOne() throws Exception {
         long refunds = client.count("refund");
         HttpResponse<byte[]> refused = client.send(client.request("/api/refunds/pay_9").POST(HttpRequest.BodyPublishers.ofString("{}")));
         assertProblem(refused, 400, "key-missing");
@@ -41,7 +42,7 @@ abstract class JaxrsOrdersScenarios extends OrdersScenarios {
     }
 
     @Test
-    void anOversizedBodyWithAKeyIs413() throws Exception {
+    public void anOversizedBodyWithAKeyIs413() throws Exception {
         long payments = client.count("payment");
         HttpResponse<byte[]> r = client.send(client.request("/api/orders/o-11/payments").header("Idempotency-Key", key())
                 .header("Content-Type", "application/json")
@@ -51,7 +52,7 @@ abstract class JaxrsOrdersScenarios extends OrdersScenarios {
     }
 
     @Test
-    void theMatchedRouteAppearsInTheAgentsDiagnostics() throws Exception {
+    public void theMatchedRouteAppearsInTheAgentsDiagnostics() throws Exception {
         String key = key();
         assertEquals(201, client.send(client.request("/api/orders/o-10/payments").header("Idempotency-Key", key)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":1}"))).statusCode());
@@ -65,7 +66,7 @@ abstract class JaxrsOrdersScenarios extends OrdersScenarios {
     }
 
     @Test
-    void theRuntimesAuthenticationRunsBeforeAnyReplayAndItsPrincipalIsTheScope() throws Exception {
+    public void theRuntimesAuthenticationRunsBeforeAnyReplayAndItsPrincipalIsTheScope() throws Exception {
         long deposits = client.count("deposit");
         String key = key();
         HttpResponse<byte[]> alice = client.send(deposit(key, "token-alice"));
@@ -95,7 +96,7 @@ abstract class JaxrsOrdersScenarios extends OrdersScenarios {
     }
 
     @Test
-    void aSuspendedResourceWhoseRuntimeTimesOutKeepsItsKeyWhileItsWorkRuns() throws Exception {
+    public void aSuspendedResourceWhoseRuntimeTimesOutKeepsItsKeyWhileItsWorkRuns() throws Exception {
         assumeTrue(containerSuspendsRequests(), "this container cannot suspend a request (Jersey's JDK HttpServer container"
                 + " answers \"Method suspend is not supported by the container\"; RESTEasy's answers 204 at once while the work goes on)");
         long jobs = client.count("job");

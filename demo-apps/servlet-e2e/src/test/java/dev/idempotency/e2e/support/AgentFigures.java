@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.support;
 
+import dev.idempotency.e2e.servers.ServerProcess;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
@@ -15,21 +16,21 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** What the agent in a server says about itself: its MBean over a remote JMX connection, and its metrics endpoint. */
-final class AgentFigures implements AutoCloseable {
-    static final String OBJECT_NAME = "dev.idempotency:type=Agent";
+public final class AgentFigures implements AutoCloseable {
+    public static final String OBJECT_NAME = "dev.idempotency:type=Agent";
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final int metricsPort;
     private final JMXConnector jmx;
     private final MBeanServerConnection mbeans;
 
-    AgentFigures(int jmxPort, int metricsPort) throws IOException {
+    public AgentFigures(int jmxPort, int metricsPort) throws IOException {
         this.metricsPort = metricsPort;
         this.jmx = JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"));
         this.mbeans = jmx.getMBeanServerConnection();
     }
 
     /** The JVM options that open the server's platform MBean server to a local JMX client, without authentication. */
-    static ServerProcess exposeJmx(ServerProcess server, int port) {
+    public static ServerProcess exposeJmx(ServerProcess server, int port) {
         return server.set("com.sun.management.jmxremote.port", String.valueOf(port))
                 .set("com.sun.management.jmxremote.rmi.port", String.valueOf(port))
                 .set("com.sun.management.jmxremote.host", "127.0.0.1")
@@ -39,35 +40,35 @@ final class AgentFigures implements AutoCloseable {
     }
 
     /** The server with its figures published: the MBean on {@code jmxPort}, the Prometheus endpoint on {@code metricsPort}. */
-    static ServerProcess observable(ServerProcess server, int jmxPort, int metricsPort) {
+    public static ServerProcess observable(ServerProcess server, int jmxPort, int metricsPort) {
         return exposeJmx(server, jmxPort).set("idempotency.metrics.port", String.valueOf(metricsPort));
     }
 
     /** A port nothing listens on now. */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }
 
-    boolean registered() throws Exception {
+    public boolean registered() throws Exception {
         return mbeans.isRegistered(new ObjectName(OBJECT_NAME));
     }
 
-    Object attribute(String name) throws Exception {
+    public Object attribute(String name) throws Exception {
         return mbeans.getAttribute(new ObjectName(OBJECT_NAME), name);
     }
 
-    long counter(String name) throws Exception {
+    public long counter(String name) throws Exception {
         return ((Number) attribute(name)).longValue();
     }
 
-    Object invoke(String operation) throws Exception {
+    public Object invoke(String operation) throws Exception {
         return mbeans.invoke(new ObjectName(OBJECT_NAME), operation, new Object[0], new String[0]);
     }
 
     /** Every sample of the Prometheus endpoint, by name with labels. Fails on a line that is not the text format. */
-    Map<String, Double> scrape() throws IOException, InterruptedException {
+    public Map<String, Double> scrape() throws IOException, InterruptedException {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) throw new AssertionError("metrics answered " + r.statusCode());

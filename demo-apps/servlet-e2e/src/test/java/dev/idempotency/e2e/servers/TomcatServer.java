@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.servers;
 
+import dev.idempotency.e2e.support.E2eEnvironment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,53 +9,53 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A stock Apache Tomcat: CATALINA_HOME is the unpacked distribution, CATALINA_BASE a private copy of its conf. */
-final class TomcatServer extends ServerProcess {
+public final class TomcatServer extends ServerProcess {
     private final Path home;
     private final Path war;
     private final List<Path> libraries = new ArrayList<>();
     private String contextXml;
 
-    TomcatServer(Path home, Path war) throws IOException {
+    public TomcatServer(Path home, Path war) throws IOException {
         super("tomcat");
         this.home = home;
         this.war = war;
     }
 
-    static TomcatServer tomcat9() throws IOException {
+    public static TomcatServer tomcat9() throws IOException {
         return new TomcatServer(E2eEnvironment.tomcat9(), E2eEnvironment.war("payments-javax.war"));
     }
 
-    static TomcatServer tomcat10() throws IOException {
+    public static TomcatServer tomcat10() throws IOException {
         return new TomcatServer(E2eEnvironment.tomcat10(), E2eEnvironment.war("payments-jakarta.war"));
     }
 
     /** Tomcat 11 (Servlet 6.1, jakarta) with the payments WAR. */
-    static TomcatServer tomcat11() throws IOException {
+    public static TomcatServer tomcat11() throws IOException {
         return new TomcatServer(E2eEnvironment.tomcat11(), E2eEnvironment.war("payments-jakarta.war"));
     }
 
     /** The legacy shop (filters that read the form first, its own authentication, uploads, async work) on Tomcat 9. */
-    static TomcatServer legacyTomcat9() throws IOException {
+    public static TomcatServer legacyTomcat9() throws IOException {
         return new TomcatServer(E2eEnvironment.tomcat9(), E2eEnvironment.war("legacy-javax.war"));
     }
 
     /** The legacy shop relocated to jakarta, on Tomcat 10.1. */
-    static TomcatServer legacyTomcat10() throws IOException {
+    public static TomcatServer legacyTomcat10() throws IOException {
         return new TomcatServer(E2eEnvironment.tomcat10(), E2eEnvironment.war("legacy-jakarta.war"));
     }
 
     /** The legacy shop relocated to jakarta, on Tomcat 11. */
-    static TomcatServer legacyTomcat11() throws IOException {
+    public static TomcatServer legacyTomcat11() throws IOException {
         return new TomcatServer(E2eEnvironment.tomcat11(), E2eEnvironment.war("legacy-jakarta.war"));
     }
 
     /** The transfers WAR, whose DataSource the caller declares with {@link #context} and whose driver goes to lib/. */
-    static TomcatServer transfersTomcat9() throws IOException {
+    public static TomcatServer transfersTomcat9() throws IOException {
         return new TomcatServer(E2eEnvironment.tomcat9(), E2eEnvironment.war("transfers.war"));
     }
 
     /** That a Tomcat's own start-up lines say it ran on the given Java major version (its JVM Version line). */
-    static void assertRunsOnJava(ServerProcess tomcat, int major) throws IOException {
+    public static void assertRunsOnJava(ServerProcess tomcat, int major) throws IOException {
         String log = new String(Files.readAllBytes(tomcat.log()), StandardCharsets.UTF_8);
         java.util.regex.Matcher version = java.util.regex.Pattern.compile("JVM Version:\\s+(\\d+)\\.(\\d+)").matcher(log);
         org.junit.jupiter.api.Assertions.assertTrue(version.find(), "no JVM Version line in " + tomcat.log());
@@ -64,13 +65,13 @@ final class TomcatServer extends ServerProcess {
     }
 
     /** Jars for the server's common class loader (CATALINA_BASE/lib): the JDBC driver of a container DataSource. */
-    TomcatServer library(Path jar) {
+    public TomcatServer library(Path jar) {
         libraries.add(jar);
         return this;
     }
 
     /** The application's context descriptor (conf/Catalina/localhost/shop.xml): its resources, as an operator declares them. */
-    TomcatServer context(String xml) {
+    public TomcatServer context(String xml) {
         this.contextXml = xml;
         return this;
     }
@@ -79,7 +80,7 @@ final class TomcatServer extends ServerProcess {
      * A CATALINA_BASE of its own for a Tomcat-shaped distribution (Tomcat, TomEE): the distribution's conf, no shutdown
      * port, the HTTP connector on the given loopback port, and the WAR as shop.war.
      */
-    static void prepareBase(Path home, Path base, int port, Path war) throws IOException {
+    public static void prepareBase(Path home, Path base, int port, Path war) throws IOException {
         copyTree(home.resolve("conf"), base.resolve("conf"));
         for (String dir : new String[] {"logs", "temp", "work", "webapps"}) Files.createDirectories(base.resolve(dir));
         Path serverXml = base.resolve("conf/server.xml");

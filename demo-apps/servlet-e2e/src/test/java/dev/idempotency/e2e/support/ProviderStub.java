@@ -1,4 +1,4 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.support;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -21,12 +21,12 @@ import java.util.function.IntFunction;
  * with the same payload answers the first response again without executing; the same key with another payload is an
  * error (400). Counts executions and records the key of every request, per transfer (the last segment of the path).
  */
-final class ProviderStub implements AutoCloseable {
+public final class ProviderStub implements AutoCloseable {
     private static final class Stored {
-        final byte[] payload;
-        final byte[] response;
+        public final byte[] payload;
+        public final byte[] response;
 
-        Stored(byte[] payload, byte[] response) {
+        public Stored(byte[] payload, byte[] response) {
             this.payload = payload;
             this.response = response;
         }
@@ -38,7 +38,7 @@ final class ProviderStub implements AutoCloseable {
     private final Map<String, Stored> byKey = new ConcurrentHashMap<>();
     private final AtomicInteger charges = new AtomicInteger();
 
-    ProviderStub() throws IOException {
+    public ProviderStub() throws IOException {
         this(InetAddress.getLoopbackAddress());
     }
 
@@ -47,7 +47,7 @@ final class ProviderStub implements AutoCloseable {
      * /v1/payment_intents for the Stripe SDK, the transfer read from metadata[transfer]; a transfer named flaky-...
      * has its first attempt executed and its answer lost (500 with Stripe-Should-Retry: true), as after a timeout.
      */
-    ProviderStub(InetAddress address) throws IOException {
+    public ProviderStub(InetAddress address) throws IOException {
         server = HttpServer.create(new InetSocketAddress(address, 0), 50);
         server.createContext("/psp/", exchange -> {
             byte[] payload = exchange.getRequestBody().readAllBytes();
@@ -101,23 +101,23 @@ final class ProviderStub implements AutoCloseable {
     }
 
     /** The provider's API base through its own address (for the Stripe SDK). */
-    String base() {
+    public String base() {
         return "http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort();
     }
 
     /** The provider's URL through {@code host} (127.0.0.1 and localhost reach the same stub under two names). */
-    String url(String host) {
+    public String url(String host) {
         return "http://" + host + ":" + server.getAddress().getPort() + "/psp";
     }
 
     /** Charges executed for a transfer (not counting answers given again for a known key). */
-    int executions(String transfer) {
+    public int executions(String transfer) {
         AtomicInteger n = executions.get(transfer);
         return n == null ? 0 : n.get();
     }
 
     /** The Idempotency-Key of every call received for a transfer, in order ("null": none). */
-    synchronized List<String> keys(String transfer) {
+    public synchronized List<String> keys(String transfer) {
         return new ArrayList<>(keys.getOrDefault(transfer, new ArrayList<>()));
     }
 

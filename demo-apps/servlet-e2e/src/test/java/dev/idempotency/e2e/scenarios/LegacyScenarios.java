@@ -1,5 +1,6 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.scenarios;
 
+import dev.idempotency.e2e.servers.ServerProcess;
 import dev.idempotency.store.testing.Await;
 import org.junit.jupiter.api.Test;
 
@@ -33,11 +34,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * cookie, API keys) done in filters. Every scenario reads the application's own counters. Each subclass names a
  * server (and store); the scenarios are the same everywhere.
  */
-abstract class LegacyScenarios extends ServerScenarios {
-    static final String FORM = "application/x-www-form-urlencoded";
+public abstract class LegacyScenarios extends ServerScenarios {
+    public static final String FORM = "application/x-www-form-urlencoded";
     /** The shop's action framework: a filter that answers /actions/* itself and never calls the chain. */
-    static final String ACTION_FILTER = "dev.idempotency.demo.legacy.ActionFilter";
-    static final String NOTE = "caf\u00e9 \u2013 \u00fc\u00f1\u00ee\u00e7\u00f8d\u00e9 \u20ac \u65e5\u672c";
+    public static final String ACTION_FILTER = "dev.idempotency.demo.legacy.ActionFilter";
+    public static final String NOTE = "caf\u00e9 \u2013 \u00fc\u00f1\u00ee\u00e7\u00f8d\u00e9 \u20ac \u65e5\u672c";
 
     @Override
     protected ServerProcess configure(ServerProcess server) {
@@ -47,7 +48,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 1. a filter reads the form before any servlet --------------------------------------------------------------
 
     @Test
-    void aFormReadByAFilterFirstStillReachesTheServletReplaysAndIsFingerprinted() throws Exception {
+    public void aFormReadByAFilterFirstStillReachesTheServletReplaysAndIsFingerprinted() throws Exception {
         long before = client.count("transfers");
         String key = key();
         String body = "from=ACC-1&to=ACC-2&amount=125&item=A&qty=1&item=B&qty=2&note=" + enc(NOTE);
@@ -71,7 +72,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 2. repeated fields keep their order; different names do not ------------------------------------------------
 
     @Test
-    void reorderedRepeatedFieldsAreAnotherRequestButReorderedDistinctFieldsAreTheSame() throws Exception {
+    public void reorderedRepeatedFieldsAreAnotherRequestButReorderedDistinctFieldsAreTheSame() throws Exception {
         long before = client.count("transfers");
         String key = key();
         HttpResponse<byte[]> first = form("/transfers", key, "from=X&to=Y&amount=5&item=A&qty=1&item=B&qty=2");
@@ -92,7 +93,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 3. repeated query parameters keep their order ---------------------------------------------------------------
 
     @Test
-    void reorderedRepeatedQueryParametersAreAnotherRequest() throws Exception {
+    public void reorderedRepeatedQueryParametersAreAnotherRequest() throws Exception {
         long before = client.count("searches");
         String key = key();
         HttpResponse<byte[]> first = client.send(client.request("/searches?tag=x&tag=y").header("Idempotency-Key", key)
@@ -108,7 +109,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 4. path parameters are not part of the request's identity ---------------------------------------------------
 
     @Test
-    void aPathParameterDoesNotMakeARetryAnotherRequest() throws Exception {
+    public void aPathParameterDoesNotMakeARetryAnotherRequest() throws Exception {
         long before = client.count("transfers");
         String key = key();
         String body = "from=J&to=K&amount=44";
@@ -123,7 +124,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 5. a Servlet that is not an HttpServlet ----------------------------------------------------------------------
 
     @Test
-    void aMethodOverrideByAFilterIsStillDecided() throws Exception {
+    public void aMethodOverrideByAFilterIsStillDecided() throws Exception {
         long before = client.count("cancellations");
         String key = key();
         String body = "_method=DELETE&subscription=SUB-7";
@@ -135,7 +136,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     }
 
     @Test
-    void aPlainServletIsProtected() throws Exception {
+    public void aPlainServletIsProtected() throws Exception {
         long before = client.count("plain");
         String key = key();
         String body = "from=G&to=H&amount=9&item=Z&qty=3";
@@ -150,7 +151,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 6. an application that is a filter ---------------------------------------------------------------------------
 
     @Test
-    void aFilterThatIsTheApplicationIsProtected() throws Exception {
+    public void aFilterThatIsTheApplicationIsProtected() throws Exception {
         long before = client.count("actions");
         String key = key();
         HttpResponse<byte[]> first = form("/actions/pay", key, "amount=31");
@@ -164,7 +165,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 7. multipart uploads -----------------------------------------------------------------------------------------
 
     @Test
-    void aMultipartUploadReachesTheServletReplaysAndIsFingerprinted() throws Exception {
+    public void aMultipartUploadReachesTheServletReplaysAndIsFingerprinted() throws Exception {
         long before = client.count("uploads");
         String key = key();
         byte[] file = new byte[5000];
@@ -193,7 +194,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 8. asynchronous work that outlives its request --------------------------------------------------------------
 
     @Test
-    void asyncWorkThatOutlivesItsTimeoutRunsOnceAndItsLateResultIsReplayed() throws Exception {
+    public void asyncWorkThatOutlivesItsTimeoutRunsOnceAndItsLateResultIsReplayed() throws Exception {
         long before = client.count("slow");
         String key = key();
         String ticket = UUID.randomUUID().toString();
@@ -240,7 +241,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 9. a 429 is an invitation to retry, not an outcome -----------------------------------------------------------
 
     @Test
-    void a429IsNotKeptAndTheRetryRunsTheApplication() throws Exception {
+    public void a429IsNotKeptAndTheRetryRunsTheApplication() throws Exception {
         long attempts = client.count("limited-attempts");
         long successes = client.count("limited-success");
         String key = key();
@@ -264,7 +265,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 10. a form in a charset nobody knows -------------------------------------------------------------------------
 
     @Test
-    void aFormInAnUnknownCharsetIsRefusedAndNeverRuns() throws Exception {
+    public void aFormInAnUnknownCharsetIsRefusedAndNeverRuns() throws Exception {
         long before = client.count("transfers");
         String key = key();
         for (int attempt = 1; attempt <= 2; attempt++) {
@@ -280,7 +281,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 11. tenants by the application's own session cookie ---------------------------------------------------------
 
     @Test
-    void usersLoggedInByTheApplicationsSessionCookieHaveTheirOwnKeys() throws Exception {
+    public void usersLoggedInByTheApplicationsSessionCookieHaveTheirOwnKeys() throws Exception {
         long before = client.count("orders");
         String alice = "alice-" + UUID.randomUUID();
         String bob = "bob-" + UUID.randomUUID();
@@ -303,7 +304,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 12. tenants by API key; no key, no replay --------------------------------------------------------------------
 
     @Test
-    void apiClientsHaveTheirOwnKeysAndAnUnauthenticatedRequestNeverGetsAReplay() throws Exception {
+    public void apiClientsHaveTheirOwnKeysAndAnUnauthenticatedRequestNeverGetsAReplay() throws Exception {
         long before = client.count("charges");
         String key = key();
         HttpResponse<byte[]> alice = charge("key-alice", key);
@@ -327,7 +328,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 13. a replay never hands an anonymous caller someone's session -----------------------------------------------
 
     @Test
-    void aSetCookieIsNotReplayedToAnAnonymousRetry() throws Exception {
+    public void aSetCookieIsNotReplayedToAnAnonymousRetry() throws Exception {
         long before = client.count("signups");
         String key = key();
         HttpResponse<byte[]> first = client.send(client.request("/signup").header("Idempotency-Key", key).POST(HttpRequest.BodyPublishers.noBody()));
@@ -344,7 +345,7 @@ abstract class LegacyScenarios extends ServerScenarios {
     // --- 14. keys are compared exactly --------------------------------------------------------------------------------
 
     @Test
-    void aKeyWithATrailingSpaceIsAnotherKey() throws Exception {
+    public void aKeyWithATrailingSpaceIsAnotherKey() throws Exception {
         long before = client.count("transfers");
         String key = "abc-" + UUID.randomUUID();
         String body = "from=S&to=T&amount=14";
@@ -362,17 +363,17 @@ abstract class LegacyScenarios extends ServerScenarios {
 
     // --- helpers ------------------------------------------------------------------------------------------------------
 
-    static String enc(String s) {
+    public static String enc(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
-    HttpResponse<byte[]> form(String path, String key, String body) throws Exception {
+    public HttpResponse<byte[]> form(String path, String key, String body) throws Exception {
         HttpRequest.Builder r = client.request(path).header("Content-Type", FORM).POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         if (key != null) r.header("Idempotency-Key", key);
         return client.send(r);
     }
 
-    HttpResponse<byte[]> upload(String key, String boundary, byte[] description, byte[] file) throws Exception {
+    public HttpResponse<byte[]> upload(String key, String boundary, byte[] description, byte[] file) throws Exception {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"description\"\r\n"
                 + "Content-Type: text/plain; charset=UTF-8\r\n\r\n").getBytes(StandardCharsets.UTF_8));
@@ -386,12 +387,12 @@ abstract class LegacyScenarios extends ServerScenarios {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
     }
 
-    static String sha256(byte[] bytes) throws Exception {
+    public static String sha256(byte[] bytes) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     }
 
     /** The slow worker of a ticket: "none", "held" or "done". */
-    String state(String ticket) {
+    public String state(String ticket) {
         try {
             String json = text(client.send(client.request("/slow-async/status?ticket=" + ticket)));
             Matcher m = Pattern.compile("\"state\":\"([a-z]+)\"").matcher(json);
@@ -402,13 +403,13 @@ abstract class LegacyScenarios extends ServerScenarios {
         }
     }
 
-    void release(String ticket) throws Exception {
+    public void release(String ticket) throws Exception {
         HttpResponse<byte[]> r = client.send(client.request("/slow-async/release?ticket=" + ticket).POST(HttpRequest.BodyPublishers.noBody()));
         assertEquals(200, r.statusCode(), text(r));
     }
 
     /** Logs in through the application's own form and returns its session cookie ("LEGACY_SESSION=..."). */
-    String login(String user) throws Exception {
+    public String login(String user) throws Exception {
         HttpResponse<byte[]> r = form("/login", null, "user=" + enc(user));
         assertEquals(200, r.statusCode(), text(r));
         String setCookie = r.headers().firstValue("Set-Cookie").orElse(null);
@@ -416,12 +417,12 @@ abstract class LegacyScenarios extends ServerScenarios {
         return setCookie.split(";", 2)[0];
     }
 
-    HttpResponse<byte[]> order(String cookie, String key) throws Exception {
+    public HttpResponse<byte[]> order(String cookie, String key) throws Exception {
         return client.send(client.request("/account/orders").header("Cookie", cookie).header("Idempotency-Key", key)
                 .header("Content-Type", FORM).POST(HttpRequest.BodyPublishers.ofString("item=book")));
     }
 
-    HttpResponse<byte[]> charge(String apiKey, String key) throws Exception {
+    public HttpResponse<byte[]> charge(String apiKey, String key) throws Exception {
         HttpRequest.Builder r = client.request("/api/charges").header("Idempotency-Key", key).header("Content-Type", FORM)
                 .POST(HttpRequest.BodyPublishers.ofString("amount=700"));
         if (apiKey != null) r.header("X-API-Key", apiKey);

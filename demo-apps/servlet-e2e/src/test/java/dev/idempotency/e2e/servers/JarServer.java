@@ -1,4 +1,4 @@
-package dev.idempotency.e2e;
+package dev.idempotency.e2e.servers;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -6,11 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** An executable jar (Spring Boot), started as its users start it: java -javaagent:... -jar app.jar. */
-final class JarServer extends ServerProcess {
+public final class JarServer extends ServerProcess {
     private final Path jar;
     private final List<String> arguments;
 
-    JarServer(String name, Path jar, List<String> arguments) throws IOException {
+    public JarServer(String name, Path jar, List<String> arguments) throws IOException {
         super(name);
         this.jar = jar;
         this.arguments = arguments;
