@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link ExpiredLeasePolicy#TRANSACTION}: effect marks written in the application's own transactions decide what an
  * expired lease means. The application's transactions here are plain JDBC on the test's own connections.
  */
-abstract class TransactionRecoveryContract extends IdempotencyStoreContract {
+abstract class TransactionRecoveryContract extends JdbcStoreContract {
     private static final Duration SHORT = Duration.ofMillis(300);
     private static final Duration AWAIT = Duration.ofSeconds(10);
 
