@@ -64,7 +64,7 @@ public class AttachedTomcat9IT extends PaymentsScenarios {
         assertEquals("true", client.postJson("/payments", key, "{\"amount\":31}").headers().firstValue("Idempotent-Replayed").orElse(null));
         assertEquals(before + 2, client.count("charge"));
         if (stillRunning) assertTrue(server.agentLines().contains("1 request in flight now finish untouched"), server.agentLines());
-        assertTrue(server.agentLines().contains("unknown keys kept 45d"), "the attach command line wins: " + server.agentLines());
+        assertTrue(server.agentLines().contains("; unknown-retention=45d;"), "the attach command line wins: " + server.agentLines());
     }
 
     private long charges() {
