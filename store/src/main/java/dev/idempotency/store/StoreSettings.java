@@ -57,7 +57,10 @@ public final class StoreSettings {
         this.batchSize = b.batchSize;
         this.groupCommit = b.groupCommit;
         this.partitioning = b.partitioning;
-        if (!url.startsWith("jdbc:")) fail("url", url, "a JDBC URL (jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql:, jdbc:h2:)");
+        if (!url.startsWith("jdbc:") && !url.startsWith("redis://") && !url.startsWith("rediss://")) {
+            fail("url", redacted(url), "a JDBC URL (jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql:, jdbc:h2:) or a Redis URL "
+                    + "(redis://[user:password@]host:port[/db], rediss:// for TLS)");
+        }
         if (!TABLE_NAME.matcher(table).matches()) fail("table", table, "an SQL identifier, optionally schema-qualified (letters, digits, _)");
         if (poolSize < 1 || poolSize > 500) fail("pool-size", String.valueOf(poolSize), "a number from 1 to 500");
         requirePositive("connect-timeout", connectTimeout, Duration.ofMillis(250));
@@ -149,9 +152,12 @@ public final class StoreSettings {
         return redacted(url);
     }
 
-    /** A JDBC URL with any password parameter masked, for log lines and messages. */
-    public static String redacted(String jdbcUrl) {
-        return jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***");
+    /**
+     * A store URL with any password masked, for log lines and messages: a JDBC URL's password parameter, and the
+     * password of a URL's user information ({@code redis://user:password@host}).
+     */
+    public static String redacted(String url) {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://[^:@/?#]*:)[^@/?#]*@", "$1***@");
     }
 
     @Override
@@ -179,7 +185,7 @@ public final class StoreSettings {
         private boolean groupCommit = true;
         private Duration partitioning;
 
-        /** JDBC URL; null or blank selects the embedded H2 default. */
+        /** JDBC or Redis URL; null or blank selects the embedded H2 default. */
         public Builder url(String url) { this.url = url; return this; }
         public Builder user(String user) { this.user = user; return this; }
         public Builder password(String password) { this.password = password; return this; }

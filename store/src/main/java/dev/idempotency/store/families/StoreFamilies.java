@@ -4,6 +4,8 @@ import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
 import dev.idempotency.store.jdbc.JdbcSettings;
+import dev.idempotency.store.redis.RedisIdempotencyStore;
+import dev.idempotency.store.redis.RedisSettings;
 
 /**
  * The store module's front door: which implementation a store URL names, what it refuses of the settings before
@@ -20,11 +22,14 @@ public final class StoreFamilies {
      * so the agent's premain can check its settings cheaply.
      */
     public static String refusal(StoreSettings settings) {
-        return JdbcSettings.refusal(settings);
+        return RedisSettings.names(settings.url()) ? RedisSettings.refusal(settings) : JdbcSettings.refusal(settings);
     }
 
-    /** Opens (and, as the settings say, creates or checks) the store the settings' URL names. */
+    /**
+     * Opens (and, as the settings say, creates or checks) the store the settings' URL names. Only that family's classes
+     * are loaded: a JDBC store never loads the Redis client, nor a Redis store the JDBC pool and drivers.
+     */
     public static IdempotencyStore open(StoreSettings settings) {
-        return JdbcIdempotencyStore.open(settings);
+        return RedisSettings.names(settings.url()) ? RedisIdempotencyStore.open(settings) : JdbcIdempotencyStore.open(settings);
     }
 }

@@ -1,0 +1,148 @@
+package dev.idempotency.store.redis;
+
+import dev.idempotency.store.OwnershipToken;
+import dev.idempotency.store.StoreDataException;
+import dev.idempotency.store.StoreException;
+import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.StoreUnavailableException;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+
+import javax.net.ssl.SSLParameters;
+import java.time.Duration;
+
+/**
+ * The store's connections: a request pool of {@code pool-size} and a background pool of two (heartbeat renewals,
+ * sweep, purge, operators), so a busy request path never starves the heartbeat. Connecting waits at most the connect
+ * timeout, for a free connection too; a command's answer at most the query timeout. Every client failure becomes a
+ * {@link StoreException}: {@link StoreUnavailableException} when the server is away, slow or refusing writes.
+ */
+final class RedisConnections implements AutoCloseable {
+    private static final int BACKGROUND_POOL_SIZE = 2;
+
+    /** Work on one connection. */
+    interface Work<T> {
+        T on(Jedis redis);
+    }
+
+    private final RedisEndpoint endpoint;
+    private final JedisPool requests;
+    private final JedisPool background;
+
+    RedisConnections(RedisEndpoint endpoint, StoreSettings settings) {
+        this.endpoint = endpoint;
+        JedisClientConfig client = clientConfig(endpoint, settings.connectTimeout(), settings.queryTimeout());
+        HostAndPort server = new HostAndPort(endpoint.host, endpoint.port);
+        this.requests = new JedisPool(poolConfig(settings.poolSize(), settings.connectTimeout()), server, client);
+        this.background = new JedisPool(poolConfig(BACKGROUND_POOL_SIZE, settings.connectTimeout()), server, client);
+    }
+
+    static JedisClientConfig clientConfig(RedisEndpoint endpoint, Duration connectTimeout, Duration queryTimeout) {
+        DefaultJedisClientConfig.Builder b = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis((int) connectTimeout.toMillis())
+                .socketTimeoutMillis((int) queryTimeout.toMillis())
+                .database(endpoint.database).user(endpoint.user).password(endpoint.password)
+                .clientName("idempotency-store");
+        if (endpoint.tls) {
+            SSLParameters checked = new SSLParameters();
+            checked.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the host we asked for
+            b.ssl(true).sslParameters(checked);
+        }
+        return b.build();
+    }
+
+    private static GenericObjectPoolConfig<Jedis> poolConfig(int size, Duration connectTimeout) {
+        GenericObjectPoolConfig<Jedis> config = new GenericObjectPoolConfig<>();
+        config.setMaxTotal(size);
+        config.setMaxIdle(size);
+        config.setMinIdle(0);
+        config.setBlockWhenExhausted(true);
+        config.setMaxWait(connectTimeout);
+        config.setJmxEnabled(false); // several stores in one JVM (and the agent's isolated loader) must not clash on names
+        return config;
+    }
+
+    <T> T request(String operation, Work<T> work) {
+        return run(requests, operation, null, work);
+    }
+
+    /**
+     * A write that may give {@code token} a key: if its answer is lost, the failure carries the token
+     * ({@link StoreUnavailableException#possiblyReserved()}).
+     */
+    <T> T reserving(OwnershipToken token, Work<T> work) {
+        return run(requests, "reserve", token, work);
+    }
+
+    <T> T background(String operation, Work<T> work) {
+        return run(background, operation, null, work);
+    }
+
+    int requestConnectionsInUse() {
+        return requests.getNumActive();
+    }
+
+    private <T> T run(JedisPool pool, String operation, OwnershipToken writing, Work<T> work) {
+        Jedis redis;
+        try {
+            redis = pool.getResource();
+        } catch (JedisException e) {
+            throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: cannot connect for "
+                    + operation + ": " + describe(e), e);
+        }
+        try (Jedis borrowed = redis) {
+            return work.on(borrowed);
+        } catch (JedisDataException e) {
+            throw refused(operation, e);
+        } catch (JedisException e) {
+            // Sent, and no answer (timeout, broken connection): the write may have happened.
+            throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during " + operation + ": "
+                    + describe(e), e, writing);
+        }
+    }
+
+    /** The server answered with an error: nothing was written (a script's error aborts it before any write). */
+    private StoreException refused(String operation, JedisDataException e) {
+        String message = String.valueOf(e.getMessage());
+        String code = message.contains(" ") ? message.substring(0, message.indexOf(' ')) : message;
+        switch (code) {
+            case "OOM": // maxmemory reached under noeviction: writes refused until memory is freed
+            case "READONLY": // a replica, or a master demoted by a failover
+            case "LOADING":
+            case "BUSY":
+            case "MASTERDOWN":
+            case "MISCONF": // persistence failing with stop-writes-on-bgsave-error
+            case "NOREPLICAS": // min-replicas-to-write unmet
+            case "CLUSTERDOWN":
+            case "TRYAGAIN":
+            case "NOAUTH":
+            case "WRONGPASS":
+            case "NOPERM":
+                return new StoreUnavailableException("idempotency store (" + endpoint + ") refused " + operation + ": " + message, e);
+            default:
+                return new StoreDataException("idempotency store (" + endpoint + ") failed " + operation + ": " + message
+                        + " (a key of another shape under the store's prefix?)", e);
+        }
+    }
+
+    private static String describe(Throwable e) {
+        StringBuilder s = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) s.append(" (").append(c).append(')');
+        return s.toString();
+    }
+
+    @Override
+    public void close() {
+        try {
+            requests.close();
+        } finally {
+            background.close();
+        }
+    }
+}

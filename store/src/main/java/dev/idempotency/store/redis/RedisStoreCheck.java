@@ -1,0 +1,60 @@
+package dev.idempotency.store.redis;
+
+import dev.idempotency.store.SchemaMode;
+import dev.idempotency.store.StoreConfigurationException;
+import dev.idempotency.store.StoreSettings;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.SetParams;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What must hold of a Redis server before it keeps idempotency keys; what the store's schema mode means there.
+ *
+ * <p>{@code maxmemory-policy} must be {@code noeviction}: a server that evicts keys under memory pressure forgets a
+ * completed or in-flight key without anyone deciding so, and a retry of it then runs again, the one thing the store
+ * exists to prevent. That is a refusal, not a warning: nothing on the request path could tell an evicted key from a
+ * new one. Under {@code noeviction} a full server refuses writes ({@code OOM}), which the store turns into a 503.
+ *
+ * <p>The layout marker records the key layout ({@link KeyLayout#VERSION}): schema mode {@code create} writes it when
+ * absent, {@code validate} requires it, and both refuse a prefix written by another layout; {@code none} checks only
+ * that the server answers.
+ */
+final class RedisStoreCheck {
+    private RedisStoreCheck() {
+    }
+
+    static void check(Jedis redis, StoreSettings settings, KeyLayout layout, RedisEndpoint endpoint) {
+        redis.ping();
+        if (settings.schemaMode() == SchemaMode.NONE) return;
+        String policy = evictionPolicy(redis.info("memory"));
+        if (!"noeviction".equals(policy)) {
+            throw new StoreConfigurationException("Redis at " + endpoint + " has maxmemory-policy "
+                    + (policy == null ? "that it does not report (INFO memory)" : "'" + policy + "'")
+                    + ": it may evict idempotency keys, and a retry of an evicted key runs again. Set "
+                    + "'maxmemory-policy noeviction' (a full server then refuses writes and the store answers 503)");
+        }
+        if (settings.schemaMode() == SchemaMode.CREATE) {
+            redis.set(layout.layoutMarker(), KeyLayout.bytes(KeyLayout.VERSION), SetParams.setParams().nx());
+        }
+        byte[] marker = redis.get(layout.layoutMarker());
+        if (marker == null) {
+            throw new StoreConfigurationException("Redis at " + endpoint + " holds no idempotency store with prefix '"
+                    + layout.prefix() + "' (no key '" + layout.prefix() + ":layout'); use schema mode create once");
+        }
+        String found = new String(marker, StandardCharsets.UTF_8);
+        if (!KeyLayout.VERSION.equals(found)) {
+            throw new StoreConfigurationException("Redis at " + endpoint + " holds keys with prefix '" + layout.prefix()
+                    + "' in layout '" + found + "', which this version does not read (it writes '" + KeyLayout.VERSION
+                    + "'); use another table setting (the prefix) or the version that wrote them");
+        }
+    }
+
+    /** The {@code maxmemory_policy} line of {@code INFO memory}, or null. */
+    static String evictionPolicy(String info) {
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("maxmemory_policy:")) return line.substring("maxmemory_policy:".length()).trim();
+        }
+        return null;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.idempotency.store.redis;
+
+import dev.idempotency.store.StoreSettings;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntConsumer;
+
+/**
+ * The sweep of expired leases and the purge of expired keys, bucket by bucket, each bucket's part one script. A batch
+ * gathers up to {@code batch-size} changes across buckets, so batches mean what they mean for every store family; a
+ * bucket is visited again until its script says nothing more is due.
+ */
+final class RedisUpkeep {
+    private final StoreSettings settings;
+    private final KeyLayout layout;
+    private final RedisConnections connections;
+    private final SweepLookBack lookBack = new SweepLookBack();
+    private final byte[] policy;
+    private final byte[] retention;
+
+    RedisUpkeep(StoreSettings settings, KeyLayout layout, RedisConnections connections) {
+        this.settings = settings;
+        this.layout = layout;
+        this.connections = connections;
+        this.policy = KeyLayout.bytes(settings.expiredLeasePolicy().name());
+        this.retention = RedisIdempotencyStore.number(settings.unknownRetention().toMillis());
+    }
+
+    /** One bucket's script, asked for at most {@code limit} changes: {changed, whether more may be due}. */
+    private interface BucketStep {
+        List<?> run(int bucket, int limit);
+    }
+
+    int sweepExpiredLeases() {
+        long[] start = lookBack.start();
+        byte[] back = RedisIdempotencyStore.number(start[0]);
+        int swept = connections.background("sweep expired leases", redis -> inBatches(deleted -> { },
+                (bucket, limit) -> (List<?>) Script.SWEEP.run(redis, layout.indexesOf(bucket), layout.base(bucket), back,
+                        RedisIdempotencyStore.number(limit), policy, retention)));
+        lookBack.completed(start[1]);
+        return swept;
+    }
+
+    int purgeExpired(IntConsumer afterEachBatch) {
+        Objects.requireNonNull(afterEachBatch, "afterEachBatch");
+        return connections.background("purge expired keys", redis -> inBatches(afterEachBatch,
+                (bucket, limit) -> (List<?>) Script.PURGE.run(redis, layout.indexesOf(bucket), layout.base(bucket),
+                        RedisIdempotencyStore.number(limit), policy, retention)));
+    }
+
+    private int inBatches(IntConsumer afterEachBatch, BucketStep step) {
+        List<Integer> active = new ArrayList<>();
+        for (int b = 0; b < KeyLayout.BUCKETS; b++) active.add(b);
+        int total = 0;
+        while (!active.isEmpty()) {
+            int batch = 0;
+            for (int i = 0; i < active.size() && batch < settings.batchSize(); ) {
+                List<?> answer = step.run(active.get(i), settings.batchSize() - batch);
+                batch += ((Long) answer.get(0)).intValue();
+                if (RedisIdempotencyStore.one(answer.get(1))) i++;
+                else active.remove(i);
+            }
+            if (batch > 0) afterEachBatch.accept(batch);
+            total += batch;
+        }
+        return total;
+    }
+}

@@ -1,0 +1,11 @@
+-- ARGV: id, token, response status, headers, body. Only the owner, while in flight or unknown (a slow owner whose
+-- lease ran out still records the truth). The lease is dropped: a completed key shows none.
+local h, id = KEYS[1], ARGV[1]
+local f = redis.call('HMGET', h, 'status', 'token', 'expires')
+if f[2] ~= ARGV[2] or (f[1] ~= 'IN_FLIGHT' and f[1] ~= 'UNKNOWN') then return 0 end
+redis.call('HSET', h, 'status', 'COMPLETED', 'rstatus', ARGV[3], 'rheaders', ARGV[4], 'rbody', ARGV[5], 'updated', str(now))
+redis.call('HDEL', h, 'lease')
+redis.call('ZREM', KEYS[2], id)
+redis.call('ZADD', KEYS[3], f[3], id)
+count(KEYS[5], f[1], 'COMPLETED')
+return 1

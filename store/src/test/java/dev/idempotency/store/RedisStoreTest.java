@@ -1,0 +1,52 @@
+package dev.idempotency.store;
+
+import dev.idempotency.store.redis.RedisIdempotencyStore;
+import dev.idempotency.store.redis.RedisTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The key's life (KeyLifeContract), unchanged, on a standalone Redis server; each test under a prefix of its own. */
+class RedisStoreTest extends KeyLifeContract<RedisIdempotencyStore> {
+    private static String url;
+    private final List<RedisIdempotencyStore> opened = new ArrayList<>();
+    private final String prefix = RedisTestServer.randomPrefix();
+
+    @BeforeAll
+    static void server() {
+        url = RedisTestServer.url();
+    }
+
+    /** A connect timeout long against a loaded machine: these tests are about what the store does, not its speed. */
+    @Override
+    protected StoreSettings.Builder settings() {
+        return StoreSettings.builder().url(url).table(prefix).connectTimeout(Duration.ofSeconds(15));
+    }
+
+    @Override
+    protected RedisIdempotencyStore open(StoreSettings.Builder builder) {
+        RedisIdempotencyStore store = RedisIdempotencyStore.open(builder.build());
+        opened.add(store);
+        return store;
+    }
+
+    @Override
+    protected void setTime(String scope, String key, KeyTime time, long seconds) {
+        String field = time == KeyTime.LEASE_EXPIRES ? "lease" : time.name().toLowerCase(java.util.Locale.ROOT);
+        RedisTestServer.setTime(prefix, scope, key, field, seconds);
+    }
+
+    @Override
+    protected boolean leaseRanOut(String scope, String key) {
+        return RedisTestServer.leaseRanOut(prefix, scope, key);
+    }
+
+    @AfterEach
+    void dropKeys() {
+        opened.forEach(RedisIdempotencyStore::close);
+        RedisTestServer.dropPrefix(prefix);
+    }
+}
