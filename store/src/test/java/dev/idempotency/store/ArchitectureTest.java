@@ -11,7 +11,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /**
  * The store module as rules: a plain library (no servlet, no bytecode), whose API (this package) knows nothing of its
- * JDBC implementation, so a store of another family implements the same API; no package cycles.
+ * implementations (JDBC, Redis), which know nothing of each other, so each family implements the same API alone; no
+ * package cycles.
  */
 class ArchitectureTest {
     private static final String STORE = "dev.idempotency.store";
@@ -25,13 +26,22 @@ class ArchitectureTest {
 
     @Test
     void theApiKnowsNoImplementation() {
-        noClasses().that().resideInAPackage(STORE).should().dependOnClassesThat().resideInAPackage(STORE + ".jdbc..").check(MAIN);
+        noClasses().that().resideInAPackage(STORE).should().dependOnClassesThat()
+                .resideInAnyPackage(STORE + ".jdbc..", STORE + ".redis..").check(MAIN);
     }
 
     @Test
     void anImplementationKnowsNotTheFrontDoor() {
-        noClasses().that().resideInAPackage(STORE + ".jdbc..").should().dependOnClassesThat()
+        noClasses().that().resideInAnyPackage(STORE + ".jdbc..", STORE + ".redis..").should().dependOnClassesThat()
                 .resideInAPackage(STORE + ".families..").check(MAIN);
+    }
+
+    @Test
+    void theFamiliesKnowNothingOfEachOther() {
+        noClasses().that().resideInAPackage(STORE + ".redis..").should().dependOnClassesThat()
+                .resideInAnyPackage(STORE + ".jdbc..", "java.sql..", "javax.sql..", "com.zaxxer..").check(MAIN);
+        noClasses().that().resideInAPackage(STORE + ".jdbc..").should().dependOnClassesThat()
+                .resideInAnyPackage(STORE + ".redis..", "redis.clients..", "org.apache.commons.pool2..").check(MAIN);
     }
 
     @Test

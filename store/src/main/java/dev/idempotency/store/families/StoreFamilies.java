@@ -22,7 +22,7 @@ public final class StoreFamilies {
      * so the agent's premain can check its settings cheaply.
      */
     public static String refusal(StoreSettings settings) {
-        return RedisSettings.names(settings.url()) ? RedisSettings.refusal(settings) : JdbcSettings.refusal(settings);
+        return redis(settings.url()) ? RedisSettings.refusal(settings) : JdbcSettings.refusal(settings);
     }
 
     /**
@@ -30,6 +30,11 @@ public final class StoreFamilies {
      * are loaded: a JDBC store never loads the Redis client, nor a Redis store the JDBC pool and drivers.
      */
     public static IdempotencyStore open(StoreSettings settings) {
-        return RedisSettings.names(settings.url()) ? RedisIdempotencyStore.open(settings) : JdbcIdempotencyStore.open(settings);
+        return redis(settings.url()) ? RedisIdempotencyStore.open(settings) : JdbcIdempotencyStore.open(settings);
+    }
+
+    /** Whether a URL names the Redis family: decided here, so that a JDBC store loads no class of the Redis family. */
+    private static boolean redis(String url) {
+        return url.startsWith("redis://") || url.startsWith("rediss://");
     }
 }

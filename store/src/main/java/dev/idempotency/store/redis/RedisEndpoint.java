@@ -32,11 +32,6 @@ final class RedisEndpoint {
         this.password = password;
     }
 
-    /** Whether a store URL names the Redis family. */
-    static boolean names(String url) {
-        return url != null && (url.startsWith("redis://") || url.startsWith("rediss://"));
-    }
-
     static RedisEndpoint of(StoreSettings settings) {
         String url = settings.url();
         URI uri;

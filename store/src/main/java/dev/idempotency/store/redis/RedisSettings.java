@@ -12,11 +12,6 @@ public final class RedisSettings {
     private RedisSettings() {
     }
 
-    /** Whether a store URL names the Redis family ({@code redis://} or {@code rediss://}). */
-    public static boolean names(String url) {
-        return RedisEndpoint.names(url);
-    }
-
     /** Why these settings cannot open a Redis store (null: they can); worded as for a store setting. */
     public static String refusal(StoreSettings settings) {
         try {

@@ -39,11 +39,36 @@ public final class RedisTestServer {
     private RedisTestServer() {
     }
 
-    /** The URL of the server under test; skips (or fails) the test without one. */
-    public static String url() {
+    /** A server of the test run's own, started on first need when no URL is given; stopped when the JVM ends. */
+    private static String ownServerUrl;
+
+    /**
+     * The URL of the server under test: {@code IDEMPOTENCY_TEST_REDIS_URL} when set; otherwise a redis-server of the
+     * test run's own from the machine's packages, as the JDBC suites fall back to a container; otherwise the test is
+     * skipped with the reason, or fails under {@code -Didempotency.test.require-databases=true}.
+     */
+    public static synchronized String url() {
         String url = System.getenv(REDIS_ENV);
-        if (url == null || url.trim().isEmpty()) LocalServers.unavailable(REDIS_ENV + " is not set (redis://host:port)");
-        return url.trim();
+        if (url != null && !url.trim().isEmpty()) return url.trim();
+        if (ownServerUrl == null) {
+            if (!OwnRedis.installed()) {
+                LocalServers.unavailable(REDIS_ENV + " is not set (redis://host:port) and redis-server is not installed");
+            }
+            try {
+                OwnRedis own = OwnRedis.start("--maxmemory-policy", "noeviction");
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        own.close();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+                ownServerUrl = own.url();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot start a redis-server for the tests", e);
+            }
+        }
+        return ownServerUrl;
     }
 
     public static String randomPrefix() {

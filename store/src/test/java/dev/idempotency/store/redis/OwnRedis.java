@@ -1,0 +1,85 @@
+package dev.idempotency.store.redis;
+
+import dev.idempotency.store.testing.LocalServers;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A redis-server of a test's own on a free loopback port, for what a test must not do to the shared one (another
+ * eviction policy, a full memory): no persistence, stopped and gone with {@link #close}.
+ */
+final class OwnRedis implements AutoCloseable {
+    final int port;
+    private final Process process;
+
+    private OwnRedis(int port, Process process) {
+        this.port = port;
+        this.process = process;
+    }
+
+    static OwnRedis start(String... settings) throws Exception {
+        String binary = binary();
+        if (binary == null) LocalServers.unavailable("redis-server is not installed");
+        int port = LocalServers.freePort();
+        List<String> line = new ArrayList<>(Arrays.asList(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", System.getProperty("java.io.tmpdir")));
+        line.addAll(Arrays.asList(settings));
+        File log = File.createTempFile("own-redis", ".log");
+        log.deleteOnExit();
+        Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log).start();
+        OwnRedis redis = new OwnRedis(port, process);
+        try {
+            redis.awaitAnswer();
+            return redis;
+        } catch (Exception | Error e) {
+            redis.close(); // never leave a server behind
+            throw e;
+        }
+    }
+
+    private void awaitAnswer() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try (Jedis client = connect()) {
+                client.ping();
+                return;
+            } catch (JedisDataException e) {
+                return; // it answers, asking for a password
+            } catch (JedisConnectionException e) {
+                if (!process.isAlive() || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("redis-server did not start on port " + port, e);
+                }
+                Thread.sleep(20); // nothing to await but the port opening
+            }
+        }
+    }
+
+    String url() { return "redis://127.0.0.1:" + port; }
+
+    Jedis connect() { return new Jedis("127.0.0.1", port); }
+
+    static boolean installed() {
+        return binary() != null;
+    }
+
+    private static String binary() {
+        for (String dir : System.getenv("PATH").split(File.pathSeparator)) {
+            File f = new File(dir, "redis-server");
+            if (f.canExecute()) return f.getPath();
+        }
+        return null;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor();
+    }
+}

@@ -1,0 +1,189 @@
+package dev.idempotency.store.redis;
+
+import dev.idempotency.store.OwnershipToken;
+import dev.idempotency.store.Reservation.Outcome;
+import dev.idempotency.store.SchemaMode;
+import dev.idempotency.store.StoreConfigurationException;
+import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.StoreUnavailableException;
+import dev.idempotency.store.testing.LocalServers;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ClientPauseMode;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A Redis that is away, silent, full or misconfigured: the store fails closed, in bounded time, and says why. */
+class RedisOutageTest {
+    private static final Duration CONNECT = Duration.ofMillis(500);
+    private static final Duration QUERY = Duration.ofSeconds(1);
+
+    private static StoreSettings.Builder settings(String url) {
+        return StoreSettings.builder().url(url).table(RedisTestServer.randomPrefix()).connectTimeout(CONNECT).queryTimeout(QUERY);
+    }
+
+    @Test
+    void aServerThatIsNotThereIsUnavailableAtOnceWithNothingPossiblyReserved() throws IOException {
+        int closed = LocalServers.freePort();
+        try (RedisIdempotencyStore store = RedisIdempotencyStore.open(settings("redis://127.0.0.1:" + closed).build())) {
+            long start = System.nanoTime();
+            StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> store.reserve("t", "k", "fp"));
+            assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(CONNECT.plus(QUERY)) < 0, "took too long");
+            assertNull(e.possiblyReserved(), "no write was sent");
+            assertTrue(e.getMessage().contains("127.0.0.1:" + closed), e.getMessage());
+            assertThrows(StoreUnavailableException.class, store::checkSchema);
+            assertThrows(StoreUnavailableException.class, store::sweepExpiredLeases);
+        }
+    }
+
+    @Test
+    void aServerThatNeverAnswersIsUnavailableWithinTheTimeouts() throws Exception {
+        // Accepts connections and answers nothing, not even the connection's handshake: a hung server.
+        try (ServerSocket silent = new ServerSocket(0); RedisIdempotencyStore store = RedisIdempotencyStore.open(
+                settings("redis://127.0.0.1:" + silent.getLocalPort()).build())) {
+            List<Socket> accepted = Collections.synchronizedList(new ArrayList<>());
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) accepted.add(silent.accept());
+                } catch (IOException closedAtTheEnd) {
+                    // the test is over
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            long start = System.nanoTime();
+            StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> store.reserve("t", "k", "fp"));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertTrue(took.compareTo(CONNECT.plus(QUERY).plusSeconds(2)) < 0, "took " + took);
+            assertNull(e.possiblyReserved(), "the handshake never ended: the script was not sent");
+            for (Socket s : accepted) s.close();
+        }
+    }
+
+    @Test
+    void aReservationWhoseAnswerIsLostCarriesItsTokenWhichIsSafeToRelease() throws Exception {
+        try (OwnRedis redis = OwnRedis.start();
+             RedisIdempotencyStore store = RedisIdempotencyStore.open(settings(redis.url()).poolSize(1).build())) {
+            assertEquals(Outcome.ACQUIRED, store.reserve("t", "warm-up", "fp").outcome()); // the connection is made
+            long pauseMillis = QUERY.toMillis() + 1500;
+            try (Jedis admin = redis.connect()) {
+                admin.clientPause(pauseMillis, ClientPauseMode.WRITE); // writes wait
+            }
+            long start = System.nanoTime();
+            StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> store.reserve("t", "k", "fp"));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertTrue(took.compareTo(QUERY) >= 0 && took.compareTo(QUERY.plusSeconds(2)) < 0, "took " + took);
+            OwnershipToken possibly = e.possiblyReserved();
+            assertNotNull(possibly, "the script was sent and its answer lost: the key may be ours");
+            assertEquals("k", possibly.key());
+            // Once the server is back, giving the token back is harmless whether or not the script ran.
+            dev.idempotency.store.testing.Await.until("the pause to end", Duration.ofSeconds(10), () -> {
+                try {
+                    store.release(possibly);
+                    return true;
+                } catch (StoreUnavailableException stillPaused) {
+                    return false;
+                }
+            }, done -> done);
+            Outcome next = store.reserve("t", "k", "fp").outcome();
+            assertTrue(next == Outcome.ACQUIRED || next == Outcome.REACQUIRED, next.toString());
+        }
+    }
+
+    @Test
+    void aServerThatEvictsKeysIsRefusedAtTheCheck() throws Exception {
+        try (OwnRedis redis = OwnRedis.start("--maxmemory", "100mb", "--maxmemory-policy", "allkeys-lru");
+             RedisIdempotencyStore store = RedisIdempotencyStore.open(settings(redis.url()).build())) {
+            StoreConfigurationException e = assertThrows(StoreConfigurationException.class, store::checkSchema);
+            assertTrue(e.getMessage().contains("'allkeys-lru'") && e.getMessage().contains("noeviction"), e.getMessage());
+            try (Jedis admin = redis.connect()) {
+                admin.configSet("maxmemory-policy", "noeviction");
+            }
+            store.checkSchema();
+        }
+    }
+
+    @Test
+    void aFullServerRefusesReservationsAsUnavailableWithNothingReserved() throws Exception {
+        try (OwnRedis redis = OwnRedis.start("--maxmemory-policy", "noeviction");
+             RedisIdempotencyStore store = RedisIdempotencyStore.open(settings(redis.url()).build())) {
+            assertEquals(Outcome.ACQUIRED, store.reserve("t", "before", "fp").outcome());
+            try (Jedis admin = redis.connect()) {
+                admin.configSet("maxmemory", "1"); // below what the server already uses: every write is refused
+            }
+            StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> store.reserve("t", "k", "fp"));
+            assertTrue(e.getMessage().contains("OOM"), e.getMessage());
+            assertNull(e.possiblyReserved(), "the server refused the script before it ran");
+            try (Jedis admin = redis.connect()) {
+                admin.configSet("maxmemory", "0");
+            }
+            assertEquals(Outcome.ACQUIRED, store.reserve("t", "k", "fp").outcome());
+        }
+    }
+
+    @Test
+    void theLayoutMarkerIsWrittenByCreateRequiredByValidateAndAForeignOneRefused() throws Exception {
+        try (OwnRedis redis = OwnRedis.start()) {
+            StoreSettings.Builder settings = settings(redis.url());
+            try (RedisIdempotencyStore validating = RedisIdempotencyStore.open(settings.schemaMode(SchemaMode.VALIDATE).build())) {
+                StoreConfigurationException e = assertThrows(StoreConfigurationException.class, validating::checkSchema);
+                assertTrue(e.getMessage().contains("schema mode create"), e.getMessage());
+                try (RedisIdempotencyStore creating = RedisIdempotencyStore.open(settings.schemaMode(SchemaMode.CREATE).build())) {
+                    creating.checkSchema();
+                }
+                validating.checkSchema();
+            }
+            String table = settings.build().table();
+            try (Jedis admin = redis.connect()) {
+                admin.set(table + ":layout", "redis-layout-99");
+            }
+            try (RedisIdempotencyStore store = RedisIdempotencyStore.open(settings.schemaMode(SchemaMode.CREATE).build())) {
+                StoreConfigurationException e = assertThrows(StoreConfigurationException.class, store::checkSchema);
+                assertTrue(e.getMessage().contains("redis-layout-99"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aWrongPasswordIsUnavailableAndNamesTheRefusal() throws Exception {
+        try (OwnRedis redis = OwnRedis.start("--requirepass", "right");
+             RedisIdempotencyStore store = RedisIdempotencyStore.open(settings(redis.url()).password("hunter2").build())) {
+            StoreUnavailableException e = assertThrows(StoreUnavailableException.class, store::checkSchema);
+            assertTrue(e.getMessage().contains("WRONGPASS"), e.getMessage());
+            assertTrue(!e.getMessage().contains("hunter2"), e.getMessage());
+            try (RedisIdempotencyStore right = RedisIdempotencyStore.open(settings(redis.url()).password("right").build())) {
+                right.checkSchema();
+                assertEquals(Outcome.ACQUIRED, right.reserve("t", "k", "fp").outcome());
+            }
+        }
+    }
+
+    @Test
+    void aServerThatForgotTheScriptsIsSentThemAgain() throws Exception {
+        try (OwnRedis redis = OwnRedis.start();
+             RedisIdempotencyStore store = RedisIdempotencyStore.open(settings(redis.url()).build())) {
+            OwnershipToken owner = store.reserve("t", "k", "fp").token();
+            try (Jedis admin = redis.connect()) {
+                admin.scriptFlush(); // as after a restart without persistence of the script cache
+            }
+            assertEquals(1, store.renew(Collections.singletonList(owner)), "the pipelined renewals, sent again");
+            try (Jedis admin = redis.connect()) {
+                admin.scriptFlush();
+            }
+            assertEquals(Outcome.IN_FLIGHT, store.reserve("t", "k", "fp").outcome(), "a single script, sent by its source");
+            assertTrue(store.complete(owner, new dev.idempotency.store.StoredResponse(200, Collections.emptyList(), new byte[0])));
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package dev.idempotency.store.redis;
+
+import dev.idempotency.store.ExpiredLeasePolicy;
+import dev.idempotency.store.StoreConfigurationException;
+import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.families.StoreFamilies;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Redis URLs as settings: parsed, redacted, and what the Redis family refuses before anything connects. */
+class RedisSettingsTest {
+
+    private static RedisEndpoint endpoint(StoreSettings.Builder settings) {
+        return RedisEndpoint.of(settings.build());
+    }
+
+    @Test
+    void aPlainUrlNamesHostPortAndDatabaseWithDefaults() {
+        RedisEndpoint bare = endpoint(StoreSettings.builder().url("redis://cache.internal"));
+        assertEquals("cache.internal", bare.host);
+        assertEquals(6379, bare.port);
+        assertEquals(0, bare.database);
+        assertFalse(bare.tls);
+        assertNull(bare.user);
+        assertNull(bare.password);
+
+        RedisEndpoint full = endpoint(StoreSettings.builder().url("rediss://app:s%40cret%3A1@[::1]:6380/3"));
+        assertEquals("::1", full.host);
+        assertEquals(6380, full.port);
+        assertEquals(3, full.database);
+        assertTrue(full.tls);
+        assertEquals("app", full.user);
+        assertEquals("s@cret:1", full.password, "percent-encoded user information is decoded");
+    }
+
+    @Test
+    void aPasswordAloneInTheUrlAuthenticatesTheDefaultUser() {
+        RedisEndpoint e = endpoint(StoreSettings.builder().url("redis://:only-a-password@db:6379"));
+        assertNull(e.user);
+        assertEquals("only-a-password", e.password);
+    }
+
+    @Test
+    void theUserAndPasswordSettingsWinOverTheUrls() {
+        RedisEndpoint e = endpoint(StoreSettings.builder().url("redis://url-user:url-pass@db").user("acl-user").password("from-env"));
+        assertEquals("acl-user", e.user);
+        assertEquals("from-env", e.password);
+    }
+
+    @Test
+    void thePasswordIsNeverShown() {
+        StoreSettings s = StoreSettings.builder().url("redis://app:hunter2@db:6379/1").password("s3cret").build();
+        for (String shown : new String[] {s.toString(), s.redactedUrl(), RedisEndpoint.of(s).toString()}) {
+            assertFalse(shown.contains("hunter2"), shown);
+            assertFalse(shown.contains("s3cret"), shown);
+        }
+        assertEquals("redis://app:***@db:6379/1", s.redactedUrl());
+        assertEquals("rediss://:***@db", StoreSettings.redacted("rediss://:pw@db"));
+        assertEquals("redis://db:6379", StoreSettings.redacted("redis://db:6379"), "nothing to hide, nothing changed");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"redis://", "redis://db:6379/zero", "redis://db:6379/-1", "redis://db:6379?password=hunter2",
+            "redis://app:hunter2@db:6379/x y"})
+    void malformedRedisUrlsAreRefusedWithTheShapeExpectedAndNoPassword(String url) {
+        StoreSettings settings = StoreSettings.builder().url(url).build();
+        String refusal = StoreFamilies.refusal(settings);
+        assertTrue(refusal != null && refusal.contains("redis://[user:password@]host[:port][/db]"), String.valueOf(refusal));
+        assertFalse(refusal.contains("hunter2"), refusal);
+        StoreConfigurationException opened = assertThrows(StoreConfigurationException.class, () -> StoreFamilies.open(settings));
+        assertEquals(refusal, opened.getMessage());
+    }
+
+    @Test
+    void aUrlOfNeitherFamilyIsRefusedNamingBoth() {
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class,
+                () -> StoreSettings.builder().url("mongodb://app:hunter2@db/x").build());
+        assertTrue(e.getMessage().contains("jdbc:postgresql:") && e.getMessage().contains("redis://"), e.getMessage());
+        assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+    }
+
+    @Test
+    void recoveryTransactionIsRefusedForRedisWithWhatItTakes() {
+        StoreSettings settings = StoreSettings.builder().url("redis://db").expiredLeasePolicy(ExpiredLeasePolicy.TRANSACTION).build();
+        String refusal = StoreFamilies.refusal(settings);
+        assertTrue(refusal.contains("'recovery' is 'transaction'") && refusal.contains("'reconcile' or 'retry'"), refusal);
+        assertThrows(StoreConfigurationException.class, () -> StoreFamilies.open(settings));
+    }
+
+    @Test
+    void partitioningIsRefusedForRedis() {
+        StoreSettings settings = StoreSettings.builder().url("redis://db").partitioning(Duration.ofHours(1)).build();
+        String refusal = StoreFamilies.refusal(settings);
+        assertTrue(refusal.startsWith("store setting 'partitioning' applies to a PostgreSQL store only"), refusal);
+        assertTrue(refusal.contains("Redis"), refusal);
+    }
+
+    @Test
+    void reconcileAndRetryAreAccepted() {
+        for (ExpiredLeasePolicy policy : new ExpiredLeasePolicy[] {ExpiredLeasePolicy.RECONCILE, ExpiredLeasePolicy.RETRY}) {
+            assertNull(StoreFamilies.refusal(StoreSettings.builder().url("rediss://u:p@db:6380/2").expiredLeasePolicy(policy).build()));
+        }
+    }
+
+    @Test
+    void theFrontDoorOpensARedisStoreWithoutConnecting() {
+        // Nothing listens there: opening must not connect (the first use does).
+        try (dev.idempotency.store.IdempotencyStore store = StoreFamilies.open(StoreSettings.builder().url("redis://127.0.0.1:1").build())) {
+            assertEquals("Redis", store.dialectName());
+            assertEquals(0, store.connectionsInUse());
+        }
+    }
+}
