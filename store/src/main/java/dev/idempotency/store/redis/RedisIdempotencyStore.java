@@ -179,12 +179,19 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         return renewed;
     }
 
-    /** Effect marks serve {@code recovery=transaction}, which a Redis store refuses: there is nothing to record. */
+    /**
+     * Effect marks decide expired leases under {@code recovery=transaction}, which a Redis store refuses, so none is
+     * kept; the answer still says whether the token owns its key in flight, as the caller's refusal of an effect by a
+     * request that lost its key relies on.
+     */
     @Override
     public boolean recordEffect(OwnershipToken token, EffectMark.Kind kind, String detail) {
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(kind, "kind");
-        return false;
+        byte[] hash = layout.hash(KeyLayout.id(token.scope(), token.key()));
+        List<byte[]> owner = connections.request("record an effect",
+                redis -> redis.hmget(hash, KeyLayout.bytes("status"), KeyLayout.bytes("token")));
+        return "IN_FLIGHT".equals(text(owner.get(0))) && token.token().equals(text(owner.get(1)));
     }
 
     @Override
@@ -264,7 +271,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         return Long.valueOf(1).equals(answer);
     }
 
+    /** A script's answer as text; null stays null. */
     static String text(Object answer) {
+        if (answer == null) return null;
         return answer instanceof byte[] ? new String((byte[]) answer, StandardCharsets.UTF_8) : String.valueOf(answer);
     }
 }

@@ -27,6 +27,8 @@ final class RedisKeyAdministration {
     private static final byte[] RETRY = KeyLayout.bytes("RETRY");
     private static final byte[] COMPLETE = KeyLayout.bytes("COMPLETE");
     private static final byte[] NOTHING = new byte[0];
+    /** A creation-time bound no key reaches (exact as a Lua number: below 2^53). */
+    private static final long ANY_TIME = (1L << 53) - 1;
 
     private final StoreSettings settings;
     private final KeyLayout layout;
@@ -55,7 +57,10 @@ final class RedisKeyAdministration {
                 instant(fields.get("expires"), where), response));
     }
 
-    /** Each bucket's oldest matches, merged oldest first: a bucket never holds more than the limit of the answer. */
+    /**
+     * Each bucket's oldest matches, merged oldest first: a bucket never gives more than the answer's limit, and each
+     * script looks at one chunk of a bucket's index. Not a snapshot: keys changing meanwhile may show or not.
+     */
     List<KeyRecord> list(KeyQuery query) {
         Objects.requireNonNull(query, "query");
         if (query.scope() != null) {
@@ -63,14 +68,24 @@ final class RedisKeyAdministration {
         }
         byte[] status = query.status() == null ? NOTHING : KeyLayout.bytes(query.status().name());
         byte[] scope = query.scope() == null ? NOTHING : KeyLayout.scopePrefix(query.scope());
-        byte[] age = RedisIdempotencyStore.number(query.olderThan() == null ? -1 : query.olderThan().toMillis());
-        byte[] limit = RedisIdempotencyStore.number(query.limit());
+        // One bound for every bucket, from one reading of the server's clock.
+        long newest = query.olderThan() == null ? ANY_TIME : databaseTime().toEpochMilli() - query.olderThan().toMillis();
+        byte[] bound = RedisIdempotencyStore.number(newest);
         List<KeyRecord> records = connections.background("list", redis -> {
             List<KeyRecord> found = new ArrayList<>();
             for (int b = 0; b < KeyLayout.BUCKETS; b++) {
-                List<?> rows = (List<?>) Script.LIST.run(redis, new byte[][] {layout.created(b)}, layout.base(b),
-                        status, scope, age, limit);
-                for (Object row : rows) found.add(summary((List<?>) row));
+                int inBucket = 0;
+                long from = 0;
+                while (from >= 0 && inBucket < query.limit()) {
+                    List<?> answer = (List<?>) Script.LIST.run(redis, new byte[][] {layout.created(b)}, layout.base(b),
+                            status, scope, bound, RedisIdempotencyStore.number(query.limit() - inBucket),
+                            RedisIdempotencyStore.number(from));
+                    for (Object row : (List<?>) answer.get(0)) {
+                        found.add(summary((List<?>) row));
+                        inBucket++;
+                    }
+                    from = (Long) answer.get(1);
+                }
             }
             return found;
         });

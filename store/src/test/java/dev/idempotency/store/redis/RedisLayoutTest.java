@@ -140,4 +140,45 @@ class RedisLayoutTest {
         assertEquals(nodes.size(), secrets.size());
         for (byte[] secret : secrets) assertArrayEquals(secrets.get(0), secret);
     }
+
+    @Test
+    void noEffectMarkIsKeptButTheAnswerSaysWhetherTheTokenOwnsItsKey() {
+        RedisIdempotencyStore store = open(prefix);
+        Reservation r = store.reserve("t", "k", "fp");
+        assertTrue(store.recordEffect(r.token(), dev.idempotency.store.EffectMark.Kind.EXTERNAL, "POST https://psp.example/charges"));
+        assertFalse(store.recordEffect(new dev.idempotency.store.OwnershipToken("t", "k", "forged"),
+                dev.idempotency.store.EffectMark.Kind.EXTERNAL, "x"));
+        assertTrue(store.find("t", "k").get().effects().isEmpty());
+        assertTrue(store.complete(r.token(), response("done")));
+        assertFalse(store.recordEffect(r.token(), dev.idempotency.store.EffectMark.Kind.EXTERNAL, "after completion"));
+    }
+
+    @Test
+    void aListingPastOneChunkOfABucketFindsItsKeysOldestFirst() {
+        RedisIdempotencyStore store = open(prefix);
+        // More keys in one bucket than a listing script looks at (1000), and then the wanted scope's, in that bucket too.
+        int bucket = KeyLayout.bucket(KeyLayout.id("wanted", "w0"));
+        int others = 0;
+        for (int i = 0; others < 1100; i++) {
+            if (KeyLayout.bucket(KeyLayout.id("other", "k" + i)) != bucket) continue;
+            store.reserve("other", "k" + i, "fp");
+            others++;
+        }
+        List<String> wantedKeys = new ArrayList<>();
+        for (int i = 0; wantedKeys.size() < 5; i++) {
+            if (KeyLayout.bucket(KeyLayout.id("wanted", "w" + i)) != bucket) continue;
+            store.reserve("wanted", "w" + i, "fp");
+            wantedKeys.add("w" + i);
+        }
+        List<dev.idempotency.store.KeyRecord> wanted = store.list(KeyQuery.all(100).inScope("wanted"));
+        List<String> found = new ArrayList<>();
+        wanted.forEach(r -> found.add(r.key()));
+        assertEquals(new HashSet<>(wantedKeys), new HashSet<>(found));
+        for (int i = 1; i < wanted.size(); i++) {
+            assertFalse(wanted.get(i).createdAt().isBefore(wanted.get(i - 1).createdAt()), "oldest first");
+        }
+        assertEquals(1105, store.list(KeyQuery.all(5000)).size());
+        assertEquals(3, store.list(KeyQuery.all(3).inScope("wanted")).size());
+        assertEquals(Long.valueOf(1105), store.countByStatus().get(KeyStatus.IN_FLIGHT));
+    }
 }
