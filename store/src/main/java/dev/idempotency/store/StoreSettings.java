@@ -154,10 +154,10 @@ public final class StoreSettings {
 
     /**
      * A store URL with any password masked, for log lines and messages: a JDBC URL's password parameter, and the
-     * password of a URL's user information ({@code redis://user:password@host}).
+     * password of a URL's user information ({@code redis://user:password@host}, {@code jdbc:mysql://user:password@host}).
      */
     public static String redacted(String url) {
-        return url.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://[^:@/?#]*:)[^@/?#]*@", "$1***@");
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceFirst("^((?:jdbc:)?[A-Za-z][A-Za-z0-9+.-]*://[^:@/?#]*:)[^@/?#]*@", "$1***@");
     }
 
     @Override

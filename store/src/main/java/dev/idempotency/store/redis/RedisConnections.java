@@ -131,9 +131,13 @@ final class RedisConnections implements AutoCloseable {
         }
     }
 
+    /** The failure and those of its causes that add something (clients often repeat a cause's message as their own). */
     private static String describe(Throwable e) {
         StringBuilder s = new StringBuilder(String.valueOf(e.getMessage()));
-        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) s.append(" (").append(c).append(')');
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            String m = c.getMessage();
+            if (m == null || !s.toString().contains(m)) s.append(" (").append(c).append(')');
+        }
         return s.toString();
     }
 

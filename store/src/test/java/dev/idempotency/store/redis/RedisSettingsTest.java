@@ -66,6 +66,7 @@ class RedisSettingsTest {
         assertEquals("redis://app:***@db:6379/1", s.redactedUrl());
         assertEquals("rediss://:***@db", StoreSettings.redacted("rediss://:pw@db"));
         assertEquals("redis://db:6379", StoreSettings.redacted("redis://db:6379"), "nothing to hide, nothing changed");
+        assertEquals("jdbc:mysql://app:***@db/shop", StoreSettings.redacted("jdbc:mysql://app:hunter2@db/shop"), "the same in a JDBC URL");
     }
 
     @ParameterizedTest
