@@ -11,10 +11,12 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 import javax.net.ssl.SSLParameters;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 
 /**
@@ -29,6 +31,20 @@ final class RedisConnections implements AutoCloseable {
     /** Work on one connection. */
     interface Work<T> {
         T on(Jedis redis);
+    }
+
+    /** Work that answers differently when it is sent again after its connection broke ({@code repeated}). */
+    interface RepeatableWork<T> {
+        T on(Jedis redis, boolean repeated);
+    }
+
+    /** A connection the server closed (not one that timed out): internal to {@link #run}. */
+    private static final class BrokenConnection extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BrokenConnection(JedisConnectionException cause) {
+            super(cause);
+        }
     }
 
     private final RedisEndpoint endpoint;
@@ -69,6 +85,10 @@ final class RedisConnections implements AutoCloseable {
     }
 
     <T> T request(String operation, Work<T> work) {
+        return run(requests, operation, null, (redis, repeated) -> work.on(redis));
+    }
+
+    <T> T request(String operation, RepeatableWork<T> work) {
         return run(requests, operation, null, work);
     }
 
@@ -77,18 +97,38 @@ final class RedisConnections implements AutoCloseable {
      * ({@link StoreUnavailableException#possiblyReserved()}).
      */
     <T> T reserving(OwnershipToken token, Work<T> work) {
-        return run(requests, "reserve", token, work);
+        return run(requests, "reserve", token, (redis, repeated) -> work.on(redis));
     }
 
     <T> T background(String operation, Work<T> work) {
-        return run(background, operation, null, work);
+        return run(background, operation, null, (redis, repeated) -> work.on(redis));
     }
 
     int requestConnectionsInUse() {
         return requests.getNumActive();
     }
 
-    private <T> T run(JedisPool pool, String operation, OwnershipToken writing, Work<T> work) {
+    /**
+     * Once, and once more on a new connection when the server had closed the one lent (a restart, a failover, an idle
+     * timeout, {@code CLIENT KILL}): the pool's other idle connections are then most likely closed too, and are
+     * dropped, so that one failure costs one retry, not one 503 per pooled connection. A connection that timed out is
+     * not retried: the server may be busy, and the caller must hear so within the query timeout. The work is sent
+     * again with {@code repeated} set: a reservation then finds its own token, a completion its own response.
+     */
+    private <T> T run(JedisPool pool, String operation, OwnershipToken writing, RepeatableWork<T> work) {
+        try {
+            return attempt(pool, operation, writing, work, false);
+        } catch (BrokenConnection broken) {
+            pool.clear();
+            try {
+                return attempt(pool, operation, writing, work, true);
+            } catch (BrokenConnection again) {
+                throw unavailable(operation, (JedisException) again.getCause(), writing);
+            }
+        }
+    }
+
+    private <T> T attempt(JedisPool pool, String operation, OwnershipToken writing, RepeatableWork<T> work, boolean repeated) {
         Jedis redis;
         try {
             redis = pool.getResource();
@@ -97,14 +137,28 @@ final class RedisConnections implements AutoCloseable {
                     + operation + ": " + describe(e), e);
         }
         try (Jedis borrowed = redis) {
-            return work.on(borrowed);
+            return work.on(borrowed, repeated);
         } catch (JedisDataException e) {
             throw refused(operation, e);
+        } catch (JedisConnectionException e) {
+            if (!timedOut(e)) throw new BrokenConnection(e);
+            throw unavailable(operation, e, writing);
         } catch (JedisException e) {
-            // Sent, and no answer (timeout, broken connection): the write may have happened.
-            throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during " + operation + ": "
-                    + describe(e), e, writing);
+            throw unavailable(operation, e, writing);
         }
+    }
+
+    /** Sent, and no answer (timeout, broken connection): the write may have happened. */
+    private StoreUnavailableException unavailable(String operation, JedisException e, OwnershipToken writing) {
+        return new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during " + operation + ": "
+                + describe(e), e, writing);
+    }
+
+    private static boolean timedOut(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof SocketTimeoutException) return true;
+        }
+        return false;
     }
 
     /** The server answered with an error: nothing was written (a script's error aborts it before any write). */

@@ -43,6 +43,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     private static final int SECRET_BYTES = 32;
     /** Renewals per pipeline: bounds one round trip's size and the server's time on it. */
     private static final int RENEW_CHUNK = 500;
+    private static final byte[] FIRST = KeyLayout.bytes("0");
+    private static final byte[] REPEATED = KeyLayout.bytes("1");
 
     private final StoreSettings settings;
     private final RedisEndpoint endpoint;
@@ -130,8 +132,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         byte[] status = ResponseCodec.status(response);
         byte[] headers = ResponseCodec.headers(response);
         byte[] body = response.body();
-        return connections.request(operation, redis -> one(script.run(redis, layout.keysOf(id), id,
-                KeyLayout.bytes(token.token()), status, headers, body)));
+        byte[] owner = KeyLayout.bytes(token.token());
+        // Sent again after a broken connection, a completion that went in the first time must still say it won.
+        return connections.request(operation, (redis, repeated) -> one(script.run(redis, layout.keysOf(id), id, owner,
+                status, headers, body, repeated ? REPEATED : FIRST)));
     }
 
     @Override

@@ -1,4 +1,5 @@
--- ARGV: id, token, response status, headers, body. Only while completed by that token.
+-- ARGV: id, token, response status, headers, body (and a flag this ignores: sent again, it writes the same). Only
+-- while completed by that token.
 local h = KEYS[1]
 local f = redis.call('HMGET', h, 'status', 'token')
 if f[1] ~= 'COMPLETED' or f[2] ~= ARGV[2] then return 0 end

@@ -31,6 +31,9 @@ if terminal and tonumber(f[5]) <= now then
   count(counts, status, 'IN_FLIGHT')
   return {'ACQUIRED'}
 end
+-- Tokens are random: this one in flight means this very reservation went in before (sent again after a broken
+-- connection whose answer was lost).
+if status == 'IN_FLIGHT' and f[3] == token then return {'ACQUIRED'} end
 if f[2] ~= fingerprint then return {'MISMATCH'} end
 if status == 'COMPLETED' then return {'REPLAY', f[7] or false, f[8] or false, f[9] or false} end
 if status == 'UNKNOWN' then return {'OUTCOME_UNKNOWN'} end

@@ -10,6 +10,8 @@ import dev.idempotency.store.testing.LocalServers;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.args.ClientPauseMode;
+import redis.clients.jedis.args.ClientType;
+import redis.clients.jedis.params.ClientKillParams;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -185,5 +187,65 @@ class RedisOutageTest {
             assertEquals(Outcome.IN_FLIGHT, store.reserve("t", "k", "fp").outcome(), "a single script, sent by its source");
             assertTrue(store.complete(owner, new dev.idempotency.store.StoredResponse(200, Collections.emptyList(), new byte[0])));
         }
+    }
+
+    @Test
+    void connectionsTheServerClosedAreReplacedWithoutFailingTheRequest() throws Exception {
+        try (OwnRedis redis = OwnRedis.start();
+             RedisIdempotencyStore store = RedisIdempotencyStore.open(settings(redis.url()).poolSize(4).build())) {
+            // Four pooled connections, idle.
+            java.util.concurrent.ExecutorService four = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(4);
+                List<java.util.concurrent.Future<Outcome>> warm = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    String key = "warm-" + i;
+                    warm.add(four.submit(() -> {
+                        together.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        return store.reserve("t", key, "fp").outcome();
+                    }));
+                }
+                for (java.util.concurrent.Future<Outcome> f : warm) assertEquals(Outcome.ACQUIRED, f.get(30, java.util.concurrent.TimeUnit.SECONDS));
+            } finally {
+                four.shutdownNow();
+            }
+            OwnershipToken owner = store.reserve("t", "k", "fp").token();
+            try (Jedis admin = redis.connect()) {
+                admin.clientKill(ClientKillParams.clientKillParams().type(ClientType.NORMAL).skipMe(ClientKillParams.SkipMe.YES));
+            }
+            // Every pooled connection is closed by the server now; each operation still gets its answer.
+            assertTrue(store.complete(owner, new dev.idempotency.store.StoredResponse(201, Collections.emptyList(), new byte[] {1, 2})));
+            for (int i = 0; i < 4; i++) assertEquals(Outcome.ACQUIRED, store.reserve("t", "after-" + i, "fp").outcome());
+            assertEquals(Outcome.REPLAY, store.reserve("t", "k", "fp").outcome());
+        }
+    }
+
+    @Test
+    void aCompletionOrReservationSentAgainAfterItWentInStillSaysItWon() throws Exception {
+        try (OwnRedis redis = OwnRedis.start(); Jedis raw = redis.connect()) {
+            String prefix = RedisTestServer.randomPrefix();
+            KeyLayout layout = new KeyLayout(prefix);
+            byte[] id = KeyLayout.id("t", "k");
+            byte[][] keys = layout.keysOf(id);
+            byte[] token = "the-token".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[][] reserve = {id, bytes("fp"), token, bytes("30000"), bytes("60000"), bytes("RECONCILE"), bytes("3600000")};
+            assertEquals("ACQUIRED", first(Script.RESERVE.run(raw, keys, reserve)));
+            assertEquals("ACQUIRED", first(Script.RESERVE.run(raw, keys, reserve)), "its own token in flight: the same reservation");
+            byte[][] complete = {id, token, bytes("200"), bytes("h"), bytes("body"), bytes("0")};
+            assertEquals(1L, Script.COMPLETE.run(raw, keys, complete));
+            assertEquals(0L, Script.COMPLETE.run(raw, keys, complete), "a second completion by the owner does not win");
+            complete[5] = bytes("1");
+            assertEquals(1L, Script.COMPLETE.run(raw, keys, complete), "the same completion sent again did win");
+            complete[4] = bytes("another body");
+            assertEquals(0L, Script.COMPLETE.run(raw, keys, complete), "another response is not the one that went in");
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static String first(Object answer) {
+        return new String((byte[]) ((List<?>) answer).get(0), java.nio.charset.StandardCharsets.UTF_8);
     }
 }
