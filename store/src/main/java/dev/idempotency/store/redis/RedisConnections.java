@@ -124,6 +124,10 @@ final class RedisConnections implements AutoCloseable {
                 return attempt(pool, operation, writing, work, true);
             } catch (BrokenConnection again) {
                 throw unavailable(operation, (JedisException) again.getCause(), writing);
+            } catch (StoreUnavailableException e) {
+                // The first sending may have gone in, whatever became of the second (no connection, a refusal).
+                if (writing == null || e.possiblyReserved() != null) throw e;
+                throw new StoreUnavailableException(e.getMessage(), e.getCause(), writing);
             }
         }
     }

@@ -221,6 +221,21 @@ class RedisOutageTest {
     }
 
     @Test
+    void aReservationWhoseConnectionBrokeAndWhoseServerIsGoneMayStillHaveGoneIn() throws Exception {
+        try (OwnRedis redis = OwnRedis.start();
+             RedisIdempotencyStore store = RedisIdempotencyStore.open(settings(redis.url()).poolSize(1).build())) {
+            assertEquals(Outcome.ACQUIRED, store.reserve("t", "warm-up", "fp").outcome()); // one pooled connection
+            try (Jedis admin = redis.connect()) {
+                admin.shutdown(); // the pooled connection breaks, and connecting anew is refused
+            } catch (redis.clients.jedis.exceptions.JedisException goneBeforeAnswering) {
+                // as expected of SHUTDOWN
+            }
+            StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> store.reserve("t", "k", "fp"));
+            assertNotNull(e.possiblyReserved(), "sent on the broken connection: the key may be ours: " + e.getMessage());
+        }
+    }
+
+    @Test
     void aCompletionOrReservationSentAgainAfterItWentInStillSaysItWon() throws Exception {
         try (OwnRedis redis = OwnRedis.start(); Jedis raw = redis.connect()) {
             String prefix = RedisTestServer.randomPrefix();
