@@ -58,8 +58,8 @@ public final class StoreSettings {
         this.groupCommit = b.groupCommit;
         this.partitioning = b.partitioning;
         if (!url.startsWith("jdbc:") && !url.startsWith("redis://") && !url.startsWith("rediss://")) {
-            fail("url", redacted(url), "a JDBC URL (jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql:, jdbc:h2:) or a Redis URL "
-                    + "(redis://[user:password@]host:port[/db], rediss:// for TLS)");
+            fail("url", redacted(url), "a JDBC URL (jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql:, jdbc:h2:) or a "
+                    + "Redis URL (redis://[user:password@]host:port[/db], rediss:// for TLS)");
         }
         if (!TABLE_NAME.matcher(table).matches()) fail("table", table, "an SQL identifier, optionally schema-qualified (letters, digits, _)");
         if (poolSize < 1 || poolSize > 500) fail("pool-size", String.valueOf(poolSize), "a number from 1 to 500");
@@ -154,10 +154,12 @@ public final class StoreSettings {
 
     /**
      * A store URL with any password masked, for log lines and messages: a JDBC URL's password parameter, and the
-     * password of a URL's user information ({@code redis://user:password@host}, {@code jdbc:mysql://user:password@host}).
+     * password of a URL's user information ({@code redis://user:password@host},
+     * {@code jdbc:mysql://user:password@host}).
      */
     public static String redacted(String url) {
-        return url.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceFirst("^((?:jdbc:)?[A-Za-z][A-Za-z0-9+.-]*://[^:@/?#]*:)[^@/?#]*@", "$1***@");
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1***")
+                .replaceFirst("^((?:jdbc:)?[A-Za-z][A-Za-z0-9+.-]*://[^:@/?#]*:)[^@/?#]*@", "$1***@");
     }
 
     @Override

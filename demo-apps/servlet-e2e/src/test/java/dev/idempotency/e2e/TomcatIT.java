@@ -10,6 +10,7 @@ import dev.idempotency.e2e.servers.ServerProcess;
 import dev.idempotency.e2e.servers.TomcatServer;
 import dev.idempotency.e2e.support.Client;
 import dev.idempotency.e2e.support.E2eEnvironment;
+import dev.idempotency.store.redis.RedisTestServer;
 import dev.idempotency.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -19,6 +20,29 @@ import org.junit.jupiter.api.Nested;
 
 /** Stock Tomcat 9, 10 and 11 running the payments, legacy-shop, Jersey and Spring MVC WARs, on each store and JDK row. One nested class per row. */
 public class TomcatIT {
+    /**
+     * Tomcat 9 (javax) on a standalone Redis server ({@code IDEMPOTENCY_TEST_REDIS_URL}, else one of the test's own from
+     * the installed redis-server), under a key prefix of its own.
+     */
+    @Nested
+    class Tomcat9Redis extends PaymentsScenarios {
+        @Override
+        protected ServerProcess server() throws Exception {
+            return TomcatServer.tomcat9().set("idempotency.store.url", RedisTestServer.url())
+                    .set("idempotency.store.table", RedisTestServer.randomPrefix());
+        }
+    }
+
+    /** The legacy shop on Tomcat 9, on Redis as above. */
+    @Nested
+    class LegacyTomcat9Redis extends LegacyScenarios {
+        @Override
+        protected ServerProcess server() throws Exception {
+            return TomcatServer.legacyTomcat9().set("idempotency.store.url", RedisTestServer.url())
+                    .set("idempotency.store.table", RedisTestServer.randomPrefix());
+        }
+    }
+
     /** Tomcat 9 (javax), the embedded H2 default store: no store settings at all. */
     @Nested
     class Tomcat9H2 extends PaymentsScenarios {

@@ -64,11 +64,14 @@ final class KeyLayout {
         try {
             int scopeLength = Integer.parseInt(new String(id, 0, colon, StandardCharsets.US_ASCII));
             int from = colon + 1;
-            if (scopeLength < 0 || from + scopeLength > id.length) throw new NumberFormatException("scope past the end");
+            if (scopeLength < 0 || from + scopeLength > id.length) {
+                throw new NumberFormatException("scope past the end");
+            }
             return new String[] {new String(id, from, scopeLength, StandardCharsets.UTF_8),
                     new String(id, from + scopeLength, id.length - from - scopeLength, StandardCharsets.UTF_8)};
         } catch (NumberFormatException e) {
-            throw new StoreDataException("a key in the index of Redis store '" + prefix + "' is not an id of this version: "
+            throw new StoreDataException("a key in the index of Redis store '" + prefix
+                    + "' is not an id of this version: "
                     + new String(id, StandardCharsets.UTF_8), e);
         }
     }

@@ -80,7 +80,8 @@ final class RedisConnections implements AutoCloseable {
         config.setMinIdle(0);
         config.setBlockWhenExhausted(true);
         config.setMaxWait(connectTimeout);
-        config.setJmxEnabled(false); // several stores in one JVM (and the agent's isolated loader) must not clash on names
+        // several stores in one JVM (and the agent's isolated loader) must not clash on names
+        config.setJmxEnabled(false);
         return config;
     }
 
@@ -132,7 +133,8 @@ final class RedisConnections implements AutoCloseable {
         }
     }
 
-    private <T> T attempt(JedisPool pool, String operation, OwnershipToken writing, RepeatableWork<T> work, boolean repeated) {
+    private <T> T attempt(JedisPool pool, String operation, OwnershipToken writing, RepeatableWork<T> work,
+            boolean repeated) {
         Jedis redis;
         try {
             redis = pool.getResource();
@@ -154,8 +156,8 @@ final class RedisConnections implements AutoCloseable {
 
     /** Sent, and no answer (timeout, broken connection): the write may have happened. */
     private StoreUnavailableException unavailable(String operation, JedisException e, OwnershipToken writing) {
-        return new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during " + operation + ": "
-                + describe(e), e, writing);
+        return new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during " + operation
+                + ": " + describe(e), e, writing);
     }
 
     private static boolean timedOut(Throwable e) {
@@ -182,9 +184,11 @@ final class RedisConnections implements AutoCloseable {
             case "NOAUTH":
             case "WRONGPASS":
             case "NOPERM":
-                return new StoreUnavailableException("idempotency store (" + endpoint + ") refused " + operation + ": " + message, e);
+                return new StoreUnavailableException("idempotency store (" + endpoint + ") refused " + operation
+                        + ": " + message, e);
             default:
-                return new StoreDataException("idempotency store (" + endpoint + ") failed " + operation + ": " + message
+                return new StoreDataException("idempotency store (" + endpoint + ") failed " + operation + ": "
+                        + message
                         + " (a key of another shape under the store's prefix?)", e);
         }
     }

@@ -46,8 +46,8 @@ final class RedisEndpoint {
         if (host == null || host.isEmpty()) throw refused(url, "no host");
         if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
         if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            throw refused(url, "query parameters are not read; give the user and password as redis://user:password@host "
-                    + "or in the store's user and password settings");
+            throw refused(url, "query parameters are not read; give the user and password as "
+                    + "redis://user:password@host or in the store's user and password settings");
         }
         int database = 0;
         String path = uri.getRawPath();
@@ -88,7 +88,8 @@ final class RedisEndpoint {
 
     @Override
     public String toString() {
-        return (tls ? "rediss://" : "redis://") + (user == null ? "" : user + "@") + (host.contains(":") ? "[" + host + "]" : host)
+        String shownHost = host.contains(":") ? "[" + host + "]" : host;
+        return (tls ? "rediss://" : "redis://") + (user == null ? "" : user + "@") + shownHost
                 + ":" + port + "/" + database;
     }
 }

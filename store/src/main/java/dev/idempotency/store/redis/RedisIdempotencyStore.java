@@ -97,7 +97,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         // Made before the write, so that it is known even if the write's answer never arrives.
         OwnershipToken owned = new OwnershipToken(scope, key, UUID.randomUUID().toString());
         byte[] id = KeyLayout.id(scope, key);
-        List<?> answer = (List<?>) connections.reserving(owned, redis -> Script.RESERVE.run(redis, layout.keysOf(id), id,
+        List<?> answer = (List<?>) connections.reserving(owned, redis -> Script.RESERVE.run(redis, layout.keysOf(id),
+                id,
                 KeyLayout.bytes(fingerprint), KeyLayout.bytes(owned.token()), lease, ttl, policy, retention));
         String outcome = text(answer.get(0));
         switch (outcome) {
@@ -175,7 +176,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         for (OwnershipToken t : tokens) {
             byte[] id = KeyLayout.id(t.scope(), t.key());
             byte[][] keys = layout.keysOf(id);
-            answers.add(Script.RENEW.queue(pipeline, new byte[][] {keys[0], keys[1]}, id, KeyLayout.bytes(t.token()), lease));
+            answers.add(Script.RENEW.queue(pipeline, new byte[][] {keys[0], keys[1]}, id, KeyLayout.bytes(t.token()),
+                    lease));
         }
         pipeline.sync();
         int renewed = 0;
@@ -238,7 +240,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     @Override public List<KeyRecord> list(KeyQuery query) { return administration.list(query); }
     @Override public Map<KeyStatus, Long> countByStatus() { return administration.countByStatus(); }
     @Override public Instant databaseTime() { return administration.databaseTime(); }
-    @Override public boolean resolveForRetry(String scope, String key) { return administration.resolveForRetry(scope, key); }
+    @Override
+    public boolean resolveForRetry(String scope, String key) {
+        return administration.resolveForRetry(scope, key);
+    }
 
     @Override
     public boolean resolveAsCompleted(String scope, String key, StoredResponse response) {

@@ -50,7 +50,8 @@ final class RedisKeyAdministration {
         String where = "key '" + key + "' of scope '" + scope + "' in Redis store '" + layout.prefix() + "'";
         KeyStatus status = status(fields.get("status"), where);
         StoredResponse response = fields.containsKey("rstatus")
-                ? ResponseCodec.decode(fields.get("rstatus"), fields.get("rheaders"), fields.get("rbody"), where) : null;
+                ? ResponseCodec.decode(fields.get("rstatus"), fields.get("rheaders"), fields.get("rbody"), where)
+                : null;
         return Optional.of(new KeyRecord(scope, key, text(fields.get("fingerprint")), status,
                 (int) number(fields.get("attempts"), where), leaseOf(status, fields.get("lease"), where),
                 instant(fields.get("created"), where), instant(fields.get("updated"), where),
@@ -69,7 +70,8 @@ final class RedisKeyAdministration {
         byte[] status = query.status() == null ? NOTHING : KeyLayout.bytes(query.status().name());
         byte[] scope = query.scope() == null ? NOTHING : KeyLayout.scopePrefix(query.scope());
         // One bound for every bucket, from one reading of the server's clock.
-        long newest = query.olderThan() == null ? ANY_TIME : databaseTime().toEpochMilli() - query.olderThan().toMillis();
+        long newest = query.olderThan() == null ? ANY_TIME
+                : databaseTime().toEpochMilli() - query.olderThan().toMillis();
         byte[] bound = RedisIdempotencyStore.number(newest);
         List<KeyRecord> records = connections.background("list", redis -> {
             List<KeyRecord> found = new ArrayList<>();
@@ -89,18 +91,21 @@ final class RedisKeyAdministration {
             }
             return found;
         });
-        records.sort(Comparator.comparing(KeyRecord::createdAt).thenComparing(KeyRecord::scope).thenComparing(KeyRecord::key));
+        records.sort(Comparator.comparing(KeyRecord::createdAt).thenComparing(KeyRecord::scope)
+                .thenComparing(KeyRecord::key));
         return records.size() > query.limit() ? new ArrayList<>(records.subList(0, query.limit())) : records;
     }
 
     private KeyRecord summary(List<?> row) {
         String[] scopeAndKey = layout.scopeAndKey((byte[]) row.get(0));
-        String where = "key '" + scopeAndKey[1] + "' of scope '" + scopeAndKey[0] + "' in Redis store '" + layout.prefix() + "'";
+        String where = "key '" + scopeAndKey[1] + "' of scope '" + scopeAndKey[0] + "' in Redis store '"
+                + layout.prefix() + "'";
         KeyStatus status = status((byte[]) row.get(1), where);
         byte[] responseStatus = (byte[]) row.get(8);
         return KeyRecord.summary(scopeAndKey[0], scopeAndKey[1], text((byte[]) row.get(2)), status,
                 (int) number((byte[]) row.get(3), where), leaseOf(status, (byte[]) row.get(4), where),
-                instant((byte[]) row.get(5), where), instant((byte[]) row.get(6), where), instant((byte[]) row.get(7), where),
+                instant((byte[]) row.get(5), where), instant((byte[]) row.get(6), where), instant((byte[]) row.get(7),
+                        where),
                 responseStatus == null ? null : (int) number(responseStatus, where), ((Long) row.get(9)).intValue());
     }
 
@@ -136,7 +141,8 @@ final class RedisKeyAdministration {
                 ResponseCodec.headers(response), response.body());
     }
 
-    private boolean resolve(String operation, String scope, String key, byte[] mode, byte[] status, byte[] headers, byte[] body) {
+    private boolean resolve(String operation, String scope, String key, byte[] mode, byte[] status, byte[] headers,
+            byte[] body) {
         RedisIdempotencyStore.requireIdentity(scope, key);
         byte[] id = KeyLayout.id(scope, key);
         byte[] ttl = RedisIdempotencyStore.number(settings.ttl().toMillis());
@@ -147,7 +153,8 @@ final class RedisKeyAdministration {
     boolean delete(String scope, String key) {
         RedisIdempotencyStore.requireIdentity(scope, key);
         byte[] id = KeyLayout.id(scope, key);
-        return connections.background("delete", redis -> RedisIdempotencyStore.one(Script.DELETE.run(redis, layout.keysOf(id), id)));
+        return connections.background("delete", redis -> RedisIdempotencyStore.one(Script.DELETE.run(redis,
+                layout.keysOf(id), id)));
     }
 
     private static KeyStatus status(byte[] raw, String where) {

@@ -21,13 +21,14 @@ public final class RedisSettings {
         }
         if (settings.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION) {
             // Effect marks are written inside the application's own database transaction; Redis is not that database.
-            return "setting 'recovery' is 'transaction', which needs effect marks committed inside the application's own "
-                    + "database transaction, so a JDBC store on that database; the Redis store (" + settings.redactedUrl()
-                    + ") takes recovery 'reconcile' or 'retry'";
+            return "setting 'recovery' is 'transaction', which needs effect marks committed inside the application's "
+                    + "own database transaction, so a JDBC store on that database; the Redis store ("
+                    + settings.redactedUrl() + ") takes recovery 'reconcile' or 'retry'";
         }
         if (settings.partitioning() != null) {
             return "store setting 'partitioning' applies to a PostgreSQL store only; the store is Redis ("
-                    + settings.redactedUrl() + "), whose keys the purge deletes one by one by their due time; leave it unset";
+                    + settings.redactedUrl()
+                    + "), whose keys the purge deletes one by one by their due time; leave it unset";
         }
         return null;
     }

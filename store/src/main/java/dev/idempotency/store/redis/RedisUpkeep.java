@@ -37,7 +37,8 @@ final class RedisUpkeep {
         long[] start = lookBack.start();
         byte[] back = RedisIdempotencyStore.number(start[0]);
         int swept = connections.background("sweep expired leases", redis -> inBatches(deleted -> { },
-                (bucket, limit) -> (List<?>) Script.SWEEP.run(redis, layout.indexesOf(bucket), layout.base(bucket), back,
+                (bucket, limit) -> (List<?>) Script.SWEEP.run(redis, layout.indexesOf(bucket), layout.base(bucket),
+                        back,
                         RedisIdempotencyStore.number(limit), policy, retention)));
         lookBack.completed(start[1]);
         return swept;

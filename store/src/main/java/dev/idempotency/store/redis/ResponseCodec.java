@@ -47,9 +47,11 @@ final class ResponseCodec {
             throw new StoreDataException(where + " is completed but its stored response is incomplete", null);
         }
         try {
-            return new StoredResponse(Integer.parseInt(new String(status, StandardCharsets.US_ASCII)), headers(headers), body);
+            return new StoredResponse(Integer.parseInt(new String(status, StandardCharsets.US_ASCII)),
+                    headers(headers), body);
         } catch (IOException | IllegalArgumentException e) {
-            throw new StoreDataException(where + " holds a stored response this version cannot read: " + e.getMessage(), e);
+            throw new StoreDataException(where + " holds a stored response this version cannot read: "
+                    + e.getMessage(), e);
         }
     }
 

@@ -90,7 +90,8 @@ final class Script {
     private static byte[] sha1Hex(byte[] source) {
         try {
             StringBuilder hex = new StringBuilder();
-            for (byte b : MessageDigest.getInstance("SHA-1").digest(source)) hex.append(String.format("%02x", b & 0xff));
+            for (byte b : MessageDigest.getInstance("SHA-1").digest(source)) hex.append(String.format("%02x",
+                    b & 0xff));
             return hex.toString().getBytes(StandardCharsets.US_ASCII);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-1", e);

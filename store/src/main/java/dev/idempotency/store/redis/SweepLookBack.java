@@ -20,7 +20,8 @@ final class SweepLookBack {
     /** A sweep starting now: how many milliseconds back it reads, and when it started. */
     synchronized long[] start() {
         long now = System.nanoTime();
-        long lookBack = swept ? TimeUnit.NANOSECONDS.toMillis(now - lastStartNanos) + MARGIN_MILLIS : FIRST_LOOK_BACK_MILLIS;
+        long lookBack = swept ? TimeUnit.NANOSECONDS.toMillis(now - lastStartNanos) + MARGIN_MILLIS
+                : FIRST_LOOK_BACK_MILLIS;
         return new long[] {lookBack, now};
     }
 

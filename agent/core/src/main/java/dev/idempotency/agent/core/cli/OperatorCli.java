@@ -131,6 +131,11 @@ public final class OperatorCli {
     static StoreSettings storeSettings(AgentConfig config) {
         StoreSettings settings = config.store;
         String url = settings.url();
+        if (!url.toLowerCase(Locale.ROOT).startsWith("jdbc:")) {
+            throw new StoreConfigurationException("the operator's tool reads JDBC stores only; 'idempotency.store.url' "
+                    + "names " + settings.redactedUrl()
+                    + " (on Redis, keys expire and are swept by the agent itself; redis-cli reads them)");
+        }
         if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:") && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:mem:")
                 && !url.toUpperCase(Locale.ROOT).contains("IFEXISTS")) {
             return settings.toBuilder().url(url + ";IFEXISTS=TRUE").build();

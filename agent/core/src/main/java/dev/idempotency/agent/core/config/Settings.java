@@ -291,8 +291,10 @@ public final class Settings {
             .byDefault(null).shownAs("embedded H2")
             .shownAtStartUp()
             .parsedBy(v -> v)
-            .accepting("a JDBC URL")
-            .meaning("JDBC URL: `jdbc:postgresql:`, `jdbc:mariadb:`, `jdbc:mysql:` or `jdbc:h2:`.");
+            .accepting("a JDBC URL or a redis:// or rediss:// URL")
+            .meaning("JDBC URL (`jdbc:postgresql:`, `jdbc:mariadb:`, `jdbc:mysql:` or `jdbc:h2:`), or a "
+                    + "standalone Redis server: `redis://[user:password@]host:port[/db]`, `rediss://` for TLS (see "
+                    + "[the store](store.md)).");
 
     public static final Setting<String> STORE_USER = Setting.<String>named("idempotency.store.user").byDefault(null)
             .parsedBy(v -> v)
