@@ -159,7 +159,7 @@ public final class StoreSettings {
      */
     public static String redacted(String url) {
         return url.replaceAll("(?i)(password=)[^&;]*", "$1***")
-                .replaceFirst("^((?:jdbc:)?[A-Za-z][A-Za-z0-9+.-]*://[^:@/?#]*:)[^@/?#]*@", "$1***@");
+                .replaceFirst("^((?:jdbc:)?[A-Za-z][A-Za-z0-9+.-]*://[^:@/?#]*:)[^@]*@", "$1***@");
     }
 
     @Override

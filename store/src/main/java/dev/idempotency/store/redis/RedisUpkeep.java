@@ -1,11 +1,15 @@
 package dev.idempotency.store.redis;
 
 import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.StoreUnavailableException;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
+import java.util.function.IntSupplier;
 
 /**
  * The sweep of expired leases and the purge of expired keys, bucket by bucket, each bucket's part one script. A batch
@@ -19,6 +23,11 @@ final class RedisUpkeep {
     private final SweepLookBack lookBack = new SweepLookBack();
     private final byte[] policy;
     private final byte[] retention;
+    /**
+     * One sweep or purge at a time (the housekeeper's, an operator's through JMX): each holds a background connection
+     * for its whole run, and the heartbeat's renewals need the other one.
+     */
+    private final Semaphore housekeeping = new Semaphore(1);
 
     RedisUpkeep(StoreSettings settings, KeyLayout layout, RedisConnections connections) {
         this.settings = settings;
@@ -34,21 +43,42 @@ final class RedisUpkeep {
     }
 
     int sweepExpiredLeases() {
-        long[] start = lookBack.start();
-        byte[] back = RedisIdempotencyStore.number(start[0]);
-        int swept = connections.background("sweep expired leases", redis -> inBatches(deleted -> { },
-                (bucket, limit) -> (List<?>) Script.SWEEP.run(redis, layout.indexesOf(bucket), layout.base(bucket),
-                        back,
-                        RedisIdempotencyStore.number(limit), policy, retention)));
-        lookBack.completed(start[1]);
-        return swept;
+        return oneAtATime("sweep expired leases", () -> {
+            long[] start = lookBack.start();
+            byte[] back = RedisIdempotencyStore.number(start[0]);
+            int swept = connections.background("sweep expired leases", redis -> inBatches(deleted -> { },
+                    (bucket, limit) -> (List<?>) Script.SWEEP.run(redis, layout.indexesOf(bucket), layout.base(bucket),
+                            back, RedisIdempotencyStore.number(limit), policy, retention)));
+            lookBack.completed(start[1]);
+            return swept;
+        });
     }
 
     int purgeExpired(IntConsumer afterEachBatch) {
         Objects.requireNonNull(afterEachBatch, "afterEachBatch");
-        return connections.background("purge expired keys", redis -> inBatches(afterEachBatch,
-                (bucket, limit) -> (List<?>) Script.PURGE.run(redis, layout.indexesOf(bucket), layout.base(bucket),
-                        RedisIdempotencyStore.number(limit), policy, retention)));
+        return oneAtATime("purge expired keys", () -> connections.background("purge expired keys",
+                redis -> inBatches(afterEachBatch, (bucket, limit) -> (List<?>) Script.PURGE.run(redis,
+                        layout.indexesOf(bucket), layout.base(bucket), RedisIdempotencyStore.number(limit), policy,
+                        retention))));
+    }
+
+    /** Waits for other housekeeping no longer than for a connection, as the JDBC store does. */
+    private int oneAtATime(String operation, IntSupplier work) {
+        long waitMillis = settings.connectTimeout().toMillis();
+        try {
+            if (!housekeeping.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
+                throw new StoreUnavailableException("idempotency store busy during " + operation
+                        + ": other housekeeping still runs after " + waitMillis + " ms", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("interrupted before " + operation, e);
+        }
+        try {
+            return work.getAsInt();
+        } finally {
+            housekeeping.release();
+        }
     }
 
     private int inBatches(IntConsumer afterEachBatch, BucketStep step) {

@@ -1,9 +1,10 @@
 -- ARGV: id, token, response status, headers, body, '1' when sent again after a broken connection. Only the owner,
 -- while in flight or unknown (a slow owner whose lease ran out still records the truth). The lease is dropped: a
--- completed key shows none.
+-- completed key shows none. A key that already holds this very response from this owner was completed by it: an
+-- earlier sending went in (after a broken connection, or a timeout the caller then tried again), and it won.
 local h, id = KEYS[1], ARGV[1]
 local f = redis.call('HMGET', h, 'status', 'token', 'expires')
-if ARGV[6] == '1' and f[1] == 'COMPLETED' and f[2] == ARGV[2] then
+if f[1] == 'COMPLETED' and f[2] == ARGV[2] then
   -- Its first sending went in if the key holds this very response from this owner.
   local r = redis.call('HMGET', h, 'rstatus', 'rheaders', 'rbody')
   if r[1] == ARGV[3] and r[2] == ARGV[4] and r[3] == ARGV[5] then return 1 end

@@ -42,6 +42,10 @@ while deleted < limit and examined < limit * 4 do
         deleted = deleted + 1
       elseif due then
         redis.call('ZADD', dues, str(due), id)
+      else
+        -- a status this version does not know, or a terminal key without its expiry: never deleted here, looked at
+        -- again after the retention instead of at once (it would hold the bucket's purge in a loop)
+        redis.call('ZADD', dues, str(now + retention), id)
       end
     end
   end
