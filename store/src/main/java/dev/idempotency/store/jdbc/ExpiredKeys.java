@@ -6,6 +6,7 @@ import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.jdbc.StoreConnections.Sent;
 import dev.idempotency.store.jdbc.dialect.Dialect;
+import dev.idempotency.store.upkeep.SweepHorizon;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

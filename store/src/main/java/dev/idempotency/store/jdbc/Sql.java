@@ -1,6 +1,7 @@
 package dev.idempotency.store.jdbc;
 
 import dev.idempotency.store.jdbc.dialect.Dialect;
+import dev.idempotency.store.upkeep.SweepHorizon;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
 

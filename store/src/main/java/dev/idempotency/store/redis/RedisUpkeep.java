@@ -2,6 +2,7 @@ package dev.idempotency.store.redis;
 
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
+import dev.idempotency.store.upkeep.SweepHorizon;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,7 @@ final class RedisUpkeep {
     private final StoreSettings settings;
     private final KeyLayout layout;
     private final RedisConnections connections;
-    private final SweepLookBack lookBack = new SweepLookBack();
+    private final SweepHorizon lookBack = new SweepHorizon(System::nanoTime);
     private final byte[] policy;
     private final byte[] retention;
     /**

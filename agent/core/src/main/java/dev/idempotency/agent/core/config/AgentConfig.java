@@ -189,19 +189,18 @@ public final class AgentConfig {
      * H2 closes an embedded database in its own shutdown hook, while the container may still be finishing requests in
      * its hook; the agent closes the store itself once they are done.
      */
-    private static final String H2_STAYS_OPEN = ";DB_CLOSE_ON_EXIT=FALSE";
-
     private static String embeddedStaysOpenAtExit(String url) {
         String effective = url == null || url.trim().isEmpty() ? StoreSettings.defaultH2Url() : url.trim();
         if (!effective.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:") || effective.toUpperCase(Locale.ROOT).contains("DB_CLOSE_ON_EXIT")) return effective;
-        return effective + H2_STAYS_OPEN;
+        return effective + ";DB_CLOSE_ON_EXIT=FALSE";
     }
 
     /** The one start-up line: which store, which requests, which policies ({@link StartUpLine}). */
     public String summary() {
-        String url = store.redactedUrl(); // what the agent appended is no setting of the operator's
-        boolean appended = url.endsWith(H2_STAYS_OPEN) && !String.valueOf(source.get(Settings.STORE_URL.name())).endsWith(H2_STAYS_OPEN);
-        String shownUrl = appended ? url.substring(0, url.length() - H2_STAYS_OPEN.length()) : url;
+        // The URL as the operator gave it (or the default), not with what the agent appends for an embedded H2.
+        String given = source.get(Settings.STORE_URL.name());
+        String url = given == null || given.trim().isEmpty() ? StoreSettings.defaultH2Url() : given.trim();
+        String shownUrl = StoreSettings.redacted(url);
         return StartUpLine.render(source, Collections.singletonMap(Settings.STORE_URL.name(), shownUrl));
     }
 
