@@ -45,7 +45,7 @@ class GaleraTest {
 
     @BeforeAll
     void startCluster() throws Exception {
-        cluster = GaleraCluster.start(3);
+        cluster = GaleraCluster.start(3, 10);
     }
 
     @AfterAll

@@ -40,7 +40,7 @@ public class GaleraTomcat9IT {
 
     @Test
     public void duplicatesOverTwoServersAndThreeNodesRunOnceAndANodeKilledUnderLoadLosesNoAnswer() throws Exception {
-        try (GaleraCluster cluster = GaleraCluster.start(3);
+        try (GaleraCluster cluster = GaleraCluster.start(3, 4);
              ServerProcess pinned = galeraTomcat(cluster.url(1));
              ServerProcess balanced = galeraTomcat(cluster.loadBalancedUrl())) {
             pinned.start();
