@@ -342,6 +342,7 @@ final class BatchedWrites {
     /** The items in key order, each key once; the others stay unsettled for the caller to send on their own. */
     private static <I, R> List<GroupCommit.Pending<I, R>> distinctKeys(List<GroupCommit.Pending<I, R>> items,
                                                                      java.util.function.Function<GroupCommit.Pending<I, R>, OwnershipToken> token) {
+        if (items.size() == 1) return items; // a write alone, as most are below the pool size
         List<GroupCommit.Pending<I, R>> sorted = new ArrayList<>(items);
         sorted.sort((a, b) -> KEY_ORDER.compare(token.apply(a), token.apply(b)));
         List<GroupCommit.Pending<I, R>> distinct = new ArrayList<>(sorted.size());

@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.IntConsumer;
 
 import static dev.idempotency.store.jdbc.PooledWork.ALWAYS;
@@ -153,7 +152,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         if (reservations == null) {
             first = FirstStep.NOT_TRIED;
         } else {
-            Candidate candidate = new Candidate(new OwnershipToken(scope, key, UUID.randomUUID().toString()), fingerprint);
+            Candidate candidate = new Candidate(OwnershipToken.fresh(scope, key), fingerprint);
             first = batched ? reservations.submit(candidate) : GroupCommit.alone("reserve", candidate, batches::firstInserts);
         }
         if (first.acquired != null) return Reservation.acquired(first.acquired);

@@ -14,7 +14,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -97,8 +96,8 @@ final class ReservationRounds {
     private Reservation oneRound(Connection c, Sent sent, String scope, String key, String fingerprint, FirstStep first,
                                  int round, boolean insertRefused, KeyState known) throws SQLException {
         // Generated before the write, so that it is known even if the write's answer never arrives.
-        String token = UUID.randomUUID().toString();
-        OwnershipToken owned = new OwnershipToken(scope, key, token);
+        OwnershipToken owned = OwnershipToken.fresh(scope, key);
+        String token = owned.token();
         if (!insertRefused && insert(c, sent, owned, fingerprint)) return Reservation.acquired(owned);
         KeyState state = known != null ? known : readState(c, scope, key);
         if (state == null) return null; // deleted between our insert and our read: try the insert again

@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.IntConsumer;
 
 /**
@@ -95,7 +94,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         requireIdentity(scope, key);
         requireLength("fingerprint", fingerprint, MAX_FINGERPRINT_LENGTH);
         // Made before the write, so that it is known even if the write's answer never arrives.
-        OwnershipToken owned = new OwnershipToken(scope, key, UUID.randomUUID().toString());
+        OwnershipToken owned = OwnershipToken.fresh(scope, key);
         byte[] id = KeyLayout.id(scope, key);
         List<?> answer = (List<?>) connections.reserving(owned, redis -> Script.RESERVE.run(redis, layout.keysOf(id),
                 id,

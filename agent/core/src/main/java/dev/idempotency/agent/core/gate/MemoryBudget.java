@@ -160,9 +160,13 @@ public final class MemoryBudget {
         public long bytes() { return bytes.get(); }
     }
 
+    /**
+     * Unreachable from the set, a tracker is collected without ever being enqueued; not cleared, as clearing a
+     * reference is a native call that cost more than the rest of the bookkeeping (should it still be enqueued, its
+     * charge's second release does nothing).
+     */
     private void forget(Tracker t) {
         tracked.remove(t);
-        t.clear();
     }
 
     private static final class Tracker extends PhantomReference<Object> {

@@ -42,14 +42,23 @@ final class CanonicalJson {
             if (parser.nextToken() == null) return null;
             Object tree = read(parser);
             if (parser.nextToken() != null) return null;
-            ByteArrayOutputStream out = new ByteArrayOutputStream(body.length);
-            try (JsonGenerator g = JSON.createGenerator(out)) {
-                write(g, tree);
-            }
-            return out.toByteArray();
+            byte[] written = CanonicalWriter.write(tree, body.length);
+            return written != null ? written : generated(tree, body.length);
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * Jackson's generator, which wrote every canonical form before {@link CanonicalWriter} (whose output is the same)
+     * and still writes those the writer leaves to it.
+     */
+    static byte[] generated(Object tree, int sizeHint) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(sizeHint);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            write(g, tree);
+        }
+        return out.toByteArray();
     }
 
     /**
@@ -63,7 +72,7 @@ final class CanonicalJson {
     }
 
     /** A number already in canonical form. */
-    private static final class CanonicalNumber {
+    static final class CanonicalNumber {
         final String text;
 
         CanonicalNumber(String text) {
@@ -72,7 +81,7 @@ final class CanonicalJson {
     }
 
     /** A name and its value; sorts in String order (as the fingerprints stored before), mostly by its first chars. */
-    private static final class Member implements Comparable<Member> {
+    static final class Member implements Comparable<Member> {
         final String name;
         final Object value;
         /** The name's first four chars, zero-padded: comparing them first keeps most comparisons off the strings. */
@@ -94,7 +103,7 @@ final class CanonicalJson {
     }
 
     /** Its members sorted by name (String order, as the fingerprints stored before used). */
-    private static final class JsonObject {
+    static final class JsonObject {
         final List<Member> members;
 
         JsonObject(List<Member> members) {
@@ -102,7 +111,8 @@ final class CanonicalJson {
         }
     }
 
-    private static Object read(JsonParser p) throws IOException {
+    /** The document as a tree: {@link JsonObject}, List, String, {@link CanonicalNumber}, Boolean or null. */
+    static Object read(JsonParser p) throws IOException {
         JsonToken t = p.currentToken();
         switch (t) {
             case START_OBJECT: {

@@ -206,8 +206,10 @@ public final class RequestFingerprint {
         }
     }
 
+    private static final char[] HEX_DIGITS = "0123456789abcdef".toCharArray();
+
     static String hex(byte[] bytes) {
-        char[] digits = "0123456789abcdef".toCharArray();
+        char[] digits = HEX_DIGITS;
         char[] out = new char[bytes.length * 2];
         for (int i = 0; i < bytes.length; i++) {
             out[2 * i] = digits[(bytes[i] >> 4) & 0xf];
