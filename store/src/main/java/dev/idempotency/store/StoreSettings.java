@@ -17,6 +17,7 @@ public final class StoreSettings {
      * DATETIME into a zero date under INSERT IGNORE, and the key counted as expired at once.
      */
     public static final Duration MAX_TTL = Duration.ofDays(365);
+    public static final int MAX_REPLICA_ACKS = 16;
     public static final Duration MAX_LEASE = Duration.ofHours(1);
     public static final Duration MIN_UNKNOWN_RETENTION = Duration.ofHours(1);
     public static final Duration MAX_UNKNOWN_RETENTION = Duration.ofDays(3650);
@@ -40,6 +41,7 @@ public final class StoreSettings {
     private final int batchSize;
     private final boolean groupCommit;
     private final Duration partitioning;
+    private final int replicaAcks;
 
     private StoreSettings(Builder b) {
         this.url = b.url == null || b.url.trim().isEmpty() ? defaultH2Url() : b.url.trim();
@@ -57,11 +59,16 @@ public final class StoreSettings {
         this.batchSize = b.batchSize;
         this.groupCommit = b.groupCommit;
         this.partitioning = b.partitioning;
-        if (!url.startsWith("jdbc:") && !url.startsWith("redis://") && !url.startsWith("rediss://")) {
+        this.replicaAcks = b.replicaAcks;
+        if (!url.startsWith("jdbc:") && !StoreSettings.isRedisUrl(url)) {
             fail("url", redacted(url), "a JDBC URL (jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql:, jdbc:h2:) or a "
-                    + "Redis URL (redis://[user:password@]host:port[/db], rediss:// for TLS)");
+                    + "Redis URL (redis://[user:password@]host:port[/db], rediss:// for TLS, "
+                    + "redis-sentinel://host:26379[,host:26379...]/master-name[/db] for Sentinel)");
         }
         if (!TABLE_NAME.matcher(table).matches()) fail("table", table, "an SQL identifier, optionally schema-qualified (letters, digits, _)");
+        if (replicaAcks < 0 || replicaAcks > MAX_REPLICA_ACKS) {
+            fail("replica-acks", String.valueOf(replicaAcks), "a number from 0 to " + MAX_REPLICA_ACKS);
+        }
         if (poolSize < 1 || poolSize > 500) fail("pool-size", String.valueOf(poolSize), "a number from 1 to 500");
         requirePositive("connect-timeout", connectTimeout, Duration.ofMillis(250));
         requirePositive("query-timeout", queryTimeout, Duration.ofSeconds(1));
@@ -125,7 +132,7 @@ public final class StoreSettings {
         return builder().url(url).user(user).password(password).table(table).schemaMode(schemaMode).poolSize(poolSize)
                 .connectTimeout(connectTimeout).queryTimeout(queryTimeout).lease(lease).ttl(ttl)
                 .unknownRetention(unknownRetention).expiredLeasePolicy(expiredLeasePolicy).batchSize(batchSize)
-                .groupCommit(groupCommit).partitioning(partitioning);
+                .groupCommit(groupCommit).partitioning(partitioning).replicaAcks(replicaAcks);
     }
 
     public String url() { return url; }
@@ -144,6 +151,8 @@ public final class StoreSettings {
     public int batchSize() { return batchSize; }
     /** Whether concurrent reservations and completions share statements and commits. */
     public boolean groupCommit() { return groupCommit; }
+    /** Replicas that must hold a reservation or a response before it counts (Redis only; 0: the master's word). */
+    public int replicaAcks() { return replicaAcks; }
     /** The width of the key table's time partitions (PostgreSQL), or null: one plain table. */
     public Duration partitioning() { return partitioning; }
 
@@ -157,6 +166,12 @@ public final class StoreSettings {
      * password of a URL's user information ({@code redis://user:password@host},
      * {@code jdbc:mysql://user:password@host}).
      */
+    /** Whether a URL names a Redis store: standalone or through Sentinel, with or without TLS. */
+    public static boolean isRedisUrl(String url) {
+        return url.startsWith("redis://") || url.startsWith("rediss://") || url.startsWith("redis-sentinel://")
+                || url.startsWith("rediss-sentinel://");
+    }
+
     public static String redacted(String url) {
         return url.replaceAll("(?i)(password=)[^&;]*", "$1***")
                 .replaceFirst("^((?:jdbc:)?[A-Za-z][A-Za-z0-9+.-]*://[^:@/?#]*:)[^@]*@", "$1***@");
@@ -167,7 +182,8 @@ public final class StoreSettings {
         return "StoreSettings[url=" + redactedUrl() + ", user=" + user + ", password=" + (password == null ? "none" : "***")
                 + ", table=" + table + ", schema=" + schemaMode + ", pool=" + poolSize + ", lease=" + lease + ", ttl=" + ttl
                 + ", unknownRetention=" + unknownRetention + ", expiredLease=" + expiredLeasePolicy
-                + ", groupCommit=" + groupCommit + (partitioning == null ? "" : ", partitioning=" + partitioning) + "]";
+                + ", groupCommit=" + groupCommit + (partitioning == null ? "" : ", partitioning=" + partitioning)
+                + (replicaAcks == 0 ? "" : ", replicaAcks=" + replicaAcks) + "]";
     }
 
     public static final class Builder {
@@ -186,6 +202,7 @@ public final class StoreSettings {
         private int batchSize = 500;
         private boolean groupCommit = true;
         private Duration partitioning;
+        private int replicaAcks;
 
         /** JDBC or Redis URL; null or blank selects the embedded H2 default. */
         public Builder url(String url) { this.url = url; return this; }
@@ -222,6 +239,13 @@ public final class StoreSettings {
          * purge then drops whole partitions whose keys all expired instead of deleting rows.
          */
         public Builder partitioning(Duration partitioning) { this.partitioning = partitioning; return this; }
+
+        /**
+         * Redis only: a reservation or a response counts once this many replicas acknowledge it ({@code WAIT}, within
+         * the query timeout); fewer in time, and the caller hears that the store is unavailable. 0 (the default): the
+         * master's answer counts, and a failover may lose what its replicas had not copied yet.
+         */
+        public Builder replicaAcks(int replicaAcks) { this.replicaAcks = replicaAcks; return this; }
 
         public StoreSettings build() { return new StoreSettings(this); }
     }

@@ -35,6 +35,6 @@ public final class StoreFamilies {
 
     /** Whether a URL names the Redis family: decided here, so that a JDBC store loads no class of the Redis family. */
     private static boolean redis(String url) {
-        return url.startsWith("redis://") || url.startsWith("rediss://");
+        return StoreSettings.isRedisUrl(url);
     }
 }

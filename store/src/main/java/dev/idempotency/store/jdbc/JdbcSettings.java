@@ -14,6 +14,11 @@ public final class JdbcSettings {
     /** Why these settings cannot open a JDBC store (null: they can); worded as for a store setting. */
     public static String refusal(StoreSettings settings) {
         Dialect dialect = Dialect.forUrl(settings.url());
+        if (settings.replicaAcks() > 0) {
+            return "store setting 'replica-acks' applies to a Redis store only; the store is " + dialect.name() + " ("
+                    + settings.redactedUrl() + "), whose commits are as durable as the database makes them (a "
+                    + "synchronous standby, for instance); leave it at 0";
+        }
         if (settings.partitioning() != null && !dialect.partitionsByTime()) {
             return "store setting 'partitioning' applies to a PostgreSQL store only; the store is " + dialect.name() + " ("
                     + settings.redactedUrl() + "); leave it unset";

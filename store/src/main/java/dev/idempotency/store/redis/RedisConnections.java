@@ -11,13 +11,17 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisSentinelPool;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.Pool;
 
 import javax.net.ssl.SSLParameters;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * The store's connections: a request pool of {@code pool-size} and a background pool of two (heartbeat renewals,
@@ -48,15 +52,48 @@ final class RedisConnections implements AutoCloseable {
     }
 
     private final RedisEndpoint endpoint;
-    private final JedisPool requests;
-    private final JedisPool background;
+    private final Pool<Jedis> requests;
+    private final Pool<Jedis> background;
 
     RedisConnections(RedisEndpoint endpoint, StoreSettings settings) {
         this.endpoint = endpoint;
         JedisClientConfig client = clientConfig(endpoint, settings.connectTimeout(), settings.queryTimeout());
-        HostAndPort server = new HostAndPort(endpoint.host, endpoint.port);
-        this.requests = new JedisPool(poolConfig(settings.poolSize(), settings.connectTimeout()), server, client);
-        this.background = new JedisPool(poolConfig(BACKGROUND_POOL_SIZE, settings.connectTimeout()), server, client);
+        this.requests = pool(endpoint, settings.poolSize(), settings, client);
+        try {
+            this.background = pool(endpoint, BACKGROUND_POOL_SIZE, settings, client);
+        } catch (RuntimeException e) {
+            requests.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A pool of connections to the server, or to the master the sentinels name now: such a pool follows the sentinels'
+     * announcements of a new master and then drops the connections to the old one. Asking the sentinels happens here,
+     * so a store whose sentinels all fail to answer does not open.
+     */
+    private static Pool<Jedis> pool(RedisEndpoint endpoint, int size, StoreSettings settings, JedisClientConfig client) {
+        GenericObjectPoolConfig<Jedis> config = poolConfig(size, settings.connectTimeout());
+        if (!endpoint.viaSentinel()) return new JedisPool(config, new HostAndPort(endpoint.host, endpoint.port), client);
+        Set<HostAndPort> sentinels = new LinkedHashSet<>();
+        for (String[] s : endpoint.sentinels) sentinels.add(new HostAndPort(s[0], Integer.parseInt(s[1])));
+        // Sentinels are asked without the master's credentials or database: they have their own, and no databases.
+        DefaultJedisClientConfig.Builder asking = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis((int) settings.connectTimeout().toMillis())
+                .socketTimeoutMillis((int) settings.queryTimeout().toMillis()).clientName("idempotency-store");
+        if (endpoint.tls) asking.ssl(true).sslParameters(checkedHostName());
+        try {
+            return new JedisSentinelPool(endpoint.masterName, sentinels, config, client, asking.build());
+        } catch (JedisException e) {
+            throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: no sentinel named "
+                    + "the master '" + endpoint.masterName + "': " + describe(e), e);
+        }
+    }
+
+    private static SSLParameters checkedHostName() {
+        SSLParameters checked = new SSLParameters();
+        checked.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the host we asked for
+        return checked;
     }
 
     static JedisClientConfig clientConfig(RedisEndpoint endpoint, Duration connectTimeout, Duration queryTimeout) {
@@ -65,11 +102,7 @@ final class RedisConnections implements AutoCloseable {
                 .socketTimeoutMillis((int) queryTimeout.toMillis())
                 .database(endpoint.database).user(endpoint.user).password(endpoint.password)
                 .clientName("idempotency-store");
-        if (endpoint.tls) {
-            SSLParameters checked = new SSLParameters();
-            checked.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the host we asked for
-            b.ssl(true).sslParameters(checked);
-        }
+        if (endpoint.tls) b.ssl(true).sslParameters(checkedHostName());
         return b.build();
     }
 
@@ -116,7 +149,7 @@ final class RedisConnections implements AutoCloseable {
      * not retried: the server may be busy, and the caller must hear so within the query timeout. The work is sent
      * again with {@code repeated} set: a reservation then finds its own token, a completion its own response.
      */
-    private <T> T run(JedisPool pool, String operation, OwnershipToken writing, RepeatableWork<T> work) {
+    private <T> T run(Pool<Jedis> pool, String operation, OwnershipToken writing, RepeatableWork<T> work) {
         try {
             return attempt(pool, operation, writing, work, false);
         } catch (BrokenConnection broken) {
@@ -133,7 +166,7 @@ final class RedisConnections implements AutoCloseable {
         }
     }
 
-    private <T> T attempt(JedisPool pool, String operation, OwnershipToken writing, RepeatableWork<T> work,
+    private <T> T attempt(Pool<Jedis> pool, String operation, OwnershipToken writing, RepeatableWork<T> work,
             boolean repeated) {
         Jedis redis;
         try {

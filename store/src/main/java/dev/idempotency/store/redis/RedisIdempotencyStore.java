@@ -55,6 +55,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     private final byte[] ttl;
     private final byte[] policy;
     private final byte[] retention;
+    private final ReplicaAcknowledgement replicas;
     private volatile byte[] installationSecret;
 
     private RedisIdempotencyStore(StoreSettings settings) {
@@ -70,6 +71,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         this.ttl = number(settings.ttl().toMillis());
         this.policy = KeyLayout.bytes(settings.expiredLeasePolicy().name());
         this.retention = number(settings.unknownRetention().toMillis());
+        this.replicas = new ReplicaAcknowledgement(settings.replicaAcks(), settings.queryTimeout(), endpoint);
     }
 
     /** Opens the store without connecting: connections come on first use ({@link #checkSchema} connects at once). */
@@ -96,9 +98,15 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         // Made before the write, so that it is known even if the write's answer never arrives.
         OwnershipToken owned = OwnershipToken.fresh(scope, key);
         byte[] id = KeyLayout.id(scope, key);
-        List<?> answer = (List<?>) connections.reserving(owned, redis -> Script.RESERVE.run(redis, layout.keysOf(id),
-                id,
-                KeyLayout.bytes(fingerprint), KeyLayout.bytes(owned.token()), lease, ttl, policy, retention));
+        List<?> answer = (List<?>) connections.reserving(owned, redis -> {
+            List<?> done = (List<?>) Script.RESERVE.run(redis, layout.keysOf(id), id, KeyLayout.bytes(fingerprint),
+                    KeyLayout.bytes(owned.token()), lease, ttl, policy, retention);
+            String wrote = text(done.get(0));
+            if (wrote.equals("ACQUIRED") || wrote.equals("REACQUIRED") || wrote.equals("OUTCOME_UNKNOWN")) {
+                replicas.await(redis, "reserve", owned);
+            }
+            return done;
+        });
         String outcome = text(answer.get(0));
         switch (outcome) {
             case "ACQUIRED": return Reservation.acquired(owned);
@@ -134,8 +142,12 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         byte[] body = response.body();
         byte[] owner = KeyLayout.bytes(token.token());
         // Sent again after a broken connection, a completion that went in the first time must still say it won.
-        return connections.request(operation, (redis, repeated) -> one(script.run(redis, layout.keysOf(id), id, owner,
-                status, headers, body, repeated ? REPEATED : FIRST)));
+        return connections.request(operation, (redis, repeated) -> {
+            boolean won = one(script.run(redis, layout.keysOf(id), id, owner, status, headers, body,
+                    repeated ? REPEATED : FIRST));
+            if (won) replicas.await(redis, operation, null);
+            return won;
+        });
     }
 
     @Override

@@ -25,12 +25,39 @@ final class OwnRedis implements AutoCloseable {
     }
 
     static OwnRedis start(String... settings) throws Exception {
+        return startOn(LocalServers.freePort(), settings);
+    }
+
+    /** A server on {@code port} (a replica's, say, which a test restarts on the same port). */
+    static OwnRedis startOn(int port, String... settings) throws Exception {
         String binary = binary();
         if (binary == null) LocalServers.unavailable("redis-server is not installed");
-        int port = LocalServers.freePort();
         List<String> line = new ArrayList<>(Arrays.asList(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", System.getProperty("java.io.tmpdir")));
         line.addAll(Arrays.asList(settings));
+        return launch(port, line);
+    }
+
+    /**
+     * A sentinel watching {@code master} under {@code masterName}, quorum 2, a master down after one second without
+     * an answer: its configuration file is its own (a sentinel rewrites it).
+     */
+    static OwnRedis sentinel(String masterName, int masterPort) throws Exception {
+        String binary = binary();
+        if (binary == null) LocalServers.unavailable("redis-server is not installed");
+        int port = LocalServers.freePort();
+        File conf = File.createTempFile("own-sentinel", ".conf");
+        conf.deleteOnExit();
+        java.nio.file.Files.write(conf.toPath(), Arrays.asList("port " + port, "bind 127.0.0.1",
+                "dir " + System.getProperty("java.io.tmpdir"),
+                "sentinel monitor " + masterName + " 127.0.0.1 " + masterPort + " 2",
+                "sentinel down-after-milliseconds " + masterName + " 1000",
+                "sentinel failover-timeout " + masterName + " 5000",
+                "sentinel parallel-syncs " + masterName + " 1"));
+        return launch(port, new ArrayList<>(Arrays.asList(binary, conf.getPath(), "--sentinel")));
+    }
+
+    private static OwnRedis launch(int port, List<String> line) throws Exception {
         File log = File.createTempFile("own-redis", ".log");
         log.deleteOnExit();
         Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log).start();
@@ -75,6 +102,11 @@ final class OwnRedis implements AutoCloseable {
             if (f.canExecute()) return f.getPath();
         }
         return null;
+    }
+
+    /** SIGKILL: a crash, with nothing flushed or handed over. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
     }
 
     @Override

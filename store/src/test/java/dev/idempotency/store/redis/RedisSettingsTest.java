@@ -84,6 +84,42 @@ class RedisSettingsTest {
     }
 
     @Test
+    void aSentinelUrlNamesItsSentinelsTheMasterAndTheDatabase() {
+        RedisEndpoint e = endpoint(StoreSettings.builder()
+                .url("redis-sentinel://app:s%40cret@s1.internal,s2.internal:26380,[::1]:26381/my%20master/2"));
+        assertTrue(e.viaSentinel());
+        assertEquals("my master", e.masterName);
+        assertEquals(2, e.database);
+        assertEquals("app", e.user);
+        assertEquals("s@cret", e.password);
+        assertFalse(e.tls);
+        assertEquals(3, e.sentinels.size());
+        assertEquals("s1.internal:26379 s2.internal:26380 ::1:26381", e.sentinels.get(0)[0] + ":" + e.sentinels.get(0)[1]
+                + " " + e.sentinels.get(1)[0] + ":" + e.sentinels.get(1)[1] + " " + e.sentinels.get(2)[0] + ":" + e.sentinels.get(2)[1]);
+        assertEquals("redis-sentinel://app@s1.internal:26379,s2.internal:26380,[::1]:26381/my master/2", e.toString());
+        RedisEndpoint tls = endpoint(StoreSettings.builder().url("rediss-sentinel://s1/primary").password("from-env"));
+        assertTrue(tls.tls && tls.viaSentinel());
+        assertEquals(0, tls.database);
+        assertEquals("from-env", tls.password);
+        assertNull(StoreFamilies.refusal(StoreSettings.builder().url("redis-sentinel://s1:26379,s2:26379/primary").build()));
+        StoreSettings hidden = StoreSettings.builder().url("redis-sentinel://app:hunter2@s1,s2/primary").build();
+        assertEquals("redis-sentinel://app:***@s1,s2/primary", hidden.redactedUrl());
+        assertFalse(RedisEndpoint.of(hidden).toString().contains("hunter2"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"redis-sentinel://s1:26379", "redis-sentinel://s1:26379/", "redis-sentinel://app:hunter2@s1,,s2/m",
+            "redis-sentinel://s1:0/m", "redis-sentinel://s1:port/m", "redis-sentinel://s1/m/zero", "redis-sentinel://s1/m/1/2",
+            "redis-sentinel://app:hunter2@s1/m?db=1", "rediss-sentinel://[::1/m"})
+    void malformedSentinelUrlsAreRefusedWithTheShapeExpectedAndNoPassword(String url) {
+        StoreSettings settings = StoreSettings.builder().url(url).build();
+        String refusal = StoreFamilies.refusal(settings);
+        assertTrue(refusal != null && refusal.contains("redis-sentinel://[user:password@]host[:port][,host[:port]...]/master-name[/db]"),
+                String.valueOf(refusal));
+        assertFalse(refusal.contains("hunter2"), refusal);
+    }
+
+    @Test
     void aUrlOfNeitherFamilyIsRefusedNamingBoth() {
         StoreConfigurationException e = assertThrows(StoreConfigurationException.class,
                 () -> StoreSettings.builder().url("mongodb://app:hunter2@db/x").build());

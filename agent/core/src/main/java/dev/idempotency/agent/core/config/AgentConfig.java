@@ -140,6 +140,7 @@ public final class AgentConfig {
         Duration connectTimeout = read(Settings.STORE_CONNECT_TIMEOUT);
         Duration queryTimeout = read(Settings.STORE_QUERY_TIMEOUT);
         Boolean groupCommit = read(Settings.STORE_GROUP_COMMIT);
+        Integer replicaAcks = read(Settings.STORE_REPLICA_ACKS);
         java.util.Optional<Duration> partitioning = read(Settings.STORE_PARTITIONING);
         if (lease != null && sweepInterval != null && ttl != null && ttl.compareTo(lease) < 0) {
             errors.add("setting 'idempotency.ttl' (" + ttl + ") is shorter than 'idempotency.lease' (" + lease + "); keys must outlive their leases");
@@ -150,7 +151,8 @@ public final class AgentConfig {
                 built = StoreSettings.builder().url(embeddedStaysOpenAtExit(url)).user(user).password(password).table(table).schemaMode(schema)
                         .poolSize(poolSize).connectTimeout(connectTimeout).queryTimeout(queryTimeout).lease(lease).ttl(ttl)
                         .expiredLeasePolicy(onExpired).unknownRetention(unknownRetention).groupCommit(groupCommit)
-                        .partitioning(partitioning == null ? null : partitioning.orElse(null)).build();
+                        .partitioning(partitioning == null ? null : partitioning.orElse(null))
+                        .replicaAcks(replicaAcks == null ? 0 : replicaAcks).build();
                 String refused = StoreFamilies.refusal(built);
                 if (refused != null) errors.add(refused.replace("store setting '", "setting 'idempotency.store."));
             } catch (StoreConfigurationException e) {

@@ -291,9 +291,11 @@ public final class Settings {
             .byDefault(null).shownAs("embedded H2")
             .shownAtStartUp()
             .parsedBy(v -> v)
-            .accepting("a JDBC URL or a redis:// or rediss:// URL")
+            .accepting("a JDBC URL, or a redis://, rediss://, redis-sentinel:// or rediss-sentinel:// URL")
             .meaning("JDBC URL (`jdbc:postgresql:`, `jdbc:mariadb:`, `jdbc:mysql:` or `jdbc:h2:`), or a "
-                    + "standalone Redis server: `redis://[user:password@]host:port[/db]`, `rediss://` for TLS (see "
+                    + "standalone Redis server: `redis://[user:password@]host:port[/db]`, `rediss://` for TLS, or "
+                    + "the master Redis Sentinel names: "
+                    + "`redis-sentinel://[user:password@]host:26379[,host:26379...]/master-name[/db]` (see "
                     + "[the store](store.md)).");
 
     public static final Setting<String> STORE_USER = Setting.<String>named("idempotency.store.user").byDefault(null)
@@ -366,6 +368,15 @@ public final class Settings {
                     + "instead of deleting rows (see [Time partitions](store.md#time-partitions-postgresql)). Applies "
                     + "to a new table; every node must use the same width.");
 
+    public static final Setting<Integer> STORE_REPLICA_ACKS = Setting.<Integer>named("idempotency.store.replica-acks")
+            .byDefault("0")
+            .parsedBy(v -> ValueParsers.intIn(v, 0, dev.idempotency.store.StoreSettings.MAX_REPLICA_ACKS))
+            .accepting("a number from 0 to " + dev.idempotency.store.StoreSettings.MAX_REPLICA_ACKS)
+            .meaning("Redis only: a reservation or a recorded response counts once this many replicas acknowledge it "
+                    + "(`WAIT`, within three quarters of the query timeout); fewer, and the request is answered 503. "
+                    + "`0`: the master's answer counts, and a failover may lose what its replicas had not copied (see "
+                    + "[the store](store.md)).");
+
     public static final Setting<String> CONFIG = Setting.<String>named(ConfigSource.CONFIG_FILE).byDefault(null)
             .parsedBy(v -> v)
             .accepting("a readable properties file")
@@ -379,7 +390,7 @@ public final class Settings {
             ON_EXPIRED_LEASE, RECOVERY, OUTBOUND_HOSTS, OUTBOUND_METHODS, OUTBOUND_REPLACE_KEYS, TTL,
             UNKNOWN_RETENTION, SWEEP_INTERVAL, STORE_URL, STORE_USER, STORE_PASSWORD, STORE_TABLE, STORE_SCHEMA,
             STORE_POOL_SIZE, STORE_CONNECT_TIMEOUT, STORE_QUERY_TIMEOUT, STORE_PARTITIONING, STORE_GROUP_COMMIT,
-            LOG_LEVEL, JMX, METRICS_PORT, METRICS_HOST, CONFIG));
+            STORE_REPLICA_ACKS, LOG_LEVEL, JMX, METRICS_PORT, METRICS_HOST, CONFIG));
 
     /** The setting of that name, or null. */
     public static Setting<?> named(String name) {

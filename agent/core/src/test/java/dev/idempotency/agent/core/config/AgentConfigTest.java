@@ -95,6 +95,22 @@ class AgentConfigTest {
     }
 
     @Test
+    void replicaAcksReachesARedisStoreAndIsRefusedForADatabase() {
+        String sentinel = "redis-sentinel://s1:26379,s2:26379/primary";
+        assertEquals(0, load(props("idempotency.store.url", sentinel), Collections.emptyMap()).store.replicaAcks());
+        assertEquals(2, load(props("idempotency.store.url", sentinel, "idempotency.store.replica-acks", "2"),
+                Collections.emptyMap()).store.replicaAcks());
+        for (String bad : new String[] {"-1", "17", "all"}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> load(props("idempotency.store.url", sentinel,
+                    "idempotency.store.replica-acks", bad), Collections.emptyMap()), bad);
+            assertTrue(e.getMessage().contains("'idempotency.store.replica-acks'") && e.getMessage().contains("0 to 16"), e.getMessage());
+        }
+        ConfigException pg = assertThrows(ConfigException.class, () -> load(props("idempotency.store.url",
+                "jdbc:postgresql://db/app", "idempotency.store.replica-acks", "1"), Collections.emptyMap()));
+        assertTrue(pg.getMessage().contains("'idempotency.store.replica-acks' applies to a Redis store only"), pg.getMessage());
+    }
+
+    @Test
     void aMemoryBudgetThatCannotHoldTheLargestBodyOrIsMalformedIsRefusedByName() {
         ConfigException small = assertThrows(ConfigException.class,
                 () -> load(props("idempotency.memory-budget", "1MiB", "idempotency.max-request-bytes", "1MiB"), Collections.emptyMap()));
