@@ -16,7 +16,7 @@ final class HeaderCodec {
     private HeaderCodec() {
     }
 
-    /** The same text Jackson's generator wrote (without setting one up for a few headers): stored rows compare equal. */
+    /** The text Jackson's generator wrote, without setting one up for a few headers: stored rows compare equal. */
     static String encode(List<Header> headers) {
         StringBuilder out = new StringBuilder(2 + 40 * headers.size());
         out.append('[');

@@ -72,9 +72,12 @@ final class RedisConnections implements AutoCloseable {
      * announcements of a new master and then drops the connections to the old one. Asking the sentinels happens here,
      * so a store whose sentinels all fail to answer does not open.
      */
-    private static Pool<Jedis> pool(RedisEndpoint endpoint, int size, StoreSettings settings, JedisClientConfig client) {
+    private static Pool<Jedis> pool(RedisEndpoint endpoint, int size, StoreSettings settings,
+            JedisClientConfig client) {
         GenericObjectPoolConfig<Jedis> config = poolConfig(size, settings.connectTimeout());
-        if (!endpoint.viaSentinel()) return new JedisPool(config, new HostAndPort(endpoint.host, endpoint.port), client);
+        if (!endpoint.viaSentinel()) {
+            return new JedisPool(config, new HostAndPort(endpoint.host, endpoint.port), client);
+        }
         Set<HostAndPort> sentinels = new LinkedHashSet<>();
         for (String[] s : endpoint.sentinels) sentinels.add(new HostAndPort(s[0], Integer.parseInt(s[1])));
         // Sentinels are asked without the master's credentials or database: they have their own, and no databases.

@@ -93,7 +93,7 @@ final class RedisEndpoint {
         return new String[] {user, password};
     }
 
-    /** {@code redis-sentinel://[user:password@]host[:port][,host[:port]...]/master-name[/db]}: java.net.URI takes one host only. */
+    /** {@code redis-sentinel://[user:password@]host[:port][,host[:port]...]/master-name[/db]}, parsed by hand. */
     private static RedisEndpoint sentinel(StoreSettings settings) {
         String url = settings.url();
         boolean tls = url.startsWith("rediss-");
@@ -174,7 +174,9 @@ final class RedisEndpoint {
     @Override
     public String toString() {
         String shownUser = user == null ? "" : user + "@";
-        if (!viaSentinel()) return (tls ? "rediss://" : "redis://") + shownUser + shown(host) + ":" + port + "/" + database;
+        if (!viaSentinel()) {
+            return (tls ? "rediss://" : "redis://") + shownUser + shown(host) + ":" + port + "/" + database;
+        }
         StringBuilder s = new StringBuilder(tls ? "rediss-sentinel://" : "redis-sentinel://").append(shownUser);
         for (int i = 0; i < sentinels.size(); i++) {
             if (i > 0) s.append(',');

@@ -81,6 +81,12 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     public StoreSettings settings() { return settings; }
 
+    RedisConnections connections() { return connections; }
+
+    KeyLayout layout() { return layout; }
+
+    RedisEndpoint endpoint() { return endpoint; }
+
     @Override public String dialectName() { return "Redis"; }
 
     @Override

@@ -32,7 +32,8 @@ final class ReplicaAcknowledgement {
         if (acknowledged < replicas) {
             throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: " + operation
                     + " acknowledged by " + acknowledged + " of the " + replicas + " replica(s) setting 'replica-acks' "
-                    + "asks for within " + waitMillis + " ms; the master holds it, a failover may lose it", null, writing);
+                    + "asks for within " + waitMillis + " ms; the master holds it, a failover may lose it", null,
+                    writing);
         }
     }
 }

@@ -9,7 +9,10 @@ import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreConfigurationException;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+import dev.idempotency.store.redis.RedisDiagnosis;
+import dev.idempotency.store.redis.RedisIdempotencyStore;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -49,6 +52,7 @@ final class DoctorCommand {
                 + lower(settings.schemaMode()) + ", on expired lease " + lower(settings.expiredLeasePolicy()));
         for (String unknown : config.unknownSettings()) warn("settings", "unknown setting " + unknown + " is ignored by the agent (a typo?)");
 
+        if (StoreSettings.isRedisUrl(settings.url())) return redis(settings);
         try (JdbcIdempotencyStore plain = JdbcIdempotencyStore.open(settings.toBuilder().schemaMode(SchemaMode.NONE).poolSize(1).build())) {
             if (!reachable(plain, settings)) return summary();
             boolean tableValid = schema(plain, settings);
@@ -58,7 +62,29 @@ final class DoctorCommand {
         return summary();
     }
 
-    private boolean reachable(JdbcIdempotencyStore store, StoreSettings settings) {
+    /** Redis: reachable and its clock, then what {@link RedisDiagnosis} finds, then the keys if the layout is there. */
+    private int redis(StoreSettings settings) {
+        StoreSettings plain = settings.toBuilder().schemaMode(SchemaMode.NONE).poolSize(1).build();
+        try (RedisIdempotencyStore store = RedisIdempotencyStore.open(plain)) {
+            if (!reachable(store, settings)) return summary();
+            boolean layoutThere = true;
+            for (RedisDiagnosis.Finding finding : RedisDiagnosis.of(store, settings)) {
+                boolean ok = finding.level == RedisDiagnosis.Finding.Level.OK;
+                if (finding.check.equals("schema") && !ok) layoutThere = false;
+                switch (finding.level) {
+                    case OK: ok(finding.check, finding.message); break;
+                    case WARN: warn(finding.check, finding.message); break;
+                    default: fail(finding.check, finding.message);
+                }
+            }
+            if (layoutThere) keys(store);
+        } catch (StoreException e) {
+            fail("store", OperatorCli.oneLine(e.getMessage()));
+        }
+        return summary();
+    }
+
+    private boolean reachable(IdempotencyStore store, StoreSettings settings) {
         long first = System.currentTimeMillis();
         try {
             store.databaseTime();
@@ -131,7 +157,7 @@ final class DoctorCommand {
         }
     }
 
-    private void keys(JdbcIdempotencyStore store) {
+    private void keys(IdempotencyStore store) {
         Map<KeyStatus, Long> counts = store.countByStatus();
         StringBuilder line = new StringBuilder();
         for (KeyStatus status : KeyStatus.values()) {

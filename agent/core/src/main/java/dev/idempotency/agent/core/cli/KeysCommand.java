@@ -4,7 +4,7 @@ import dev.idempotency.store.KeyQuery;
 import dev.idempotency.store.KeyRecord;
 import dev.idempotency.store.KeyStatus;
 import dev.idempotency.store.StoredResponse;
-import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.agent.core.config.ValueParsers;
 
 import java.io.IOException;
@@ -50,7 +50,7 @@ final class KeysCommand {
         if (arguments.option("status") != null) query = query.withStatus(status(arguments.option("status")));
         if (arguments.option("scope") != null) query = query.inScope(arguments.option("scope"));
         if (arguments.option("older-than") != null) query = query.olderThan(duration("--older-than", arguments.option("older-than")));
-        try (JdbcIdempotencyStore store = cli.openStore(arguments)) {
+        try (IdempotencyStore store = cli.openStore(arguments)) {
             List<KeyRecord> records = store.list(query);
             Instant now = store.databaseTime();
             if (arguments.flag("json")) console.out.println(KeyFormat.json(records, now));
@@ -119,14 +119,14 @@ final class KeysCommand {
 
     /** What a command does with the key its arguments name, once found; returns the exit code. */
     private interface OnKey {
-        int act(JdbcIdempotencyStore store, KeyRecord record, Instant now);
+        int act(IdempotencyStore store, KeyRecord record, Instant now);
     }
 
     /** Opens the store, finds SCOPE KEY (or says it is not there), and acts on it at the database's present time. */
     private int withKey(CliArguments arguments, OnKey action) {
         String scope = arguments.positional(2);
         String key = arguments.positional(3);
-        try (JdbcIdempotencyStore store = cli.openStore(arguments)) {
+        try (IdempotencyStore store = cli.openStore(arguments)) {
             Optional<KeyRecord> found = store.find(scope, key);
             if (!found.isPresent()) return notFound(scope, key);
             return action.act(store, found.get(), store.databaseTime());

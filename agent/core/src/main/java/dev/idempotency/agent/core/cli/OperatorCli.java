@@ -3,10 +3,12 @@ package dev.idempotency.agent.core.cli;
 import dev.idempotency.agent.core.config.AgentConfig;
 import dev.idempotency.agent.core.config.ConfigException;
 import dev.idempotency.agent.core.config.ConfigSource;
+import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.StoreConfigurationException;
 import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.families.StoreFamilies;
 import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
 
 import java.io.File;
@@ -118,10 +120,20 @@ public final class OperatorCli {
         return AgentConfig.load(ConfigSource.of(properties, environment));
     }
 
-    JdbcIdempotencyStore openStore(CliArguments arguments) {
+    IdempotencyStore openStore(CliArguments arguments) {
         StoreSettings settings = storeSettings(config(arguments));
-        return JdbcIdempotencyStore.open(settings.toBuilder()
-                .schemaMode(settings.schemaMode() == SchemaMode.NONE ? SchemaMode.NONE : SchemaMode.VALIDATE).build());
+        StoreSettings validating = settings.toBuilder()
+                .schemaMode(settings.schemaMode() == SchemaMode.NONE ? SchemaMode.NONE : SchemaMode.VALIDATE).build();
+        if (!StoreSettings.isRedisUrl(settings.url())) return JdbcIdempotencyStore.open(validating);
+        // A Redis store connects on first use: its prefix is checked now, so that a typo says so.
+        IdempotencyStore redis = StoreFamilies.open(validating);
+        try {
+            redis.checkSchema();
+            return redis;
+        } catch (RuntimeException e) {
+            redis.close();
+            throw e;
+        }
     }
 
     /**
@@ -131,11 +143,6 @@ public final class OperatorCli {
     static StoreSettings storeSettings(AgentConfig config) {
         StoreSettings settings = config.store;
         String url = settings.url();
-        if (!url.toLowerCase(Locale.ROOT).startsWith("jdbc:")) {
-            throw new StoreConfigurationException("the operator's tool reads JDBC stores only; 'idempotency.store.url' "
-                    + "names " + settings.redactedUrl()
-                    + " (on Redis, keys expire and are swept by the agent itself; redis-cli reads them)");
-        }
         if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:") && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:mem:")
                 && !url.toUpperCase(Locale.ROOT).contains("IFEXISTS")) {
             return settings.toBuilder().url(url + ";IFEXISTS=TRUE").build();

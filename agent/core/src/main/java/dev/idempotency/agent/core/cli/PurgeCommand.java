@@ -1,6 +1,6 @@
 package dev.idempotency.agent.core.cli;
 
-import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
+import dev.idempotency.store.IdempotencyStore;
 
 /**
  * {@code purge}: deletes expired keys now, in the store's batches (each its own short statement), so it is safe beside
@@ -19,13 +19,13 @@ final class PurgeCommand {
         arguments.allowOnly("purge");
         arguments.expectPositional("purge", 1);
         long[] total = {0};
-        try (JdbcIdempotencyStore store = cli.openStore(arguments)) {
+        try (IdempotencyStore store = cli.openStore(arguments)) {
             int deleted = store.purgeExpired(batch -> {
                 total[0] += batch;
                 console.out.println("purged " + batch + " keys (" + total[0] + " so far)");
             });
             console.out.println("done: " + deleted + " expired " + (deleted == 1 ? "key" : "keys") + " deleted from "
-                    + store.settings().table());
+                    + OperatorCli.storeSettings(cli.config(arguments)).table());
         }
         return OperatorCli.OK;
     }

@@ -26,17 +26,4 @@ class H2OperatorCliTest extends OperatorCliContract {
         org.junit.jupiter.api.Assertions.assertTrue(doctor.out.contains("warn  store") && doctor.out.contains("does not exist yet"), doctor.toString());
         org.junit.jupiter.api.Assertions.assertFalse(java.nio.file.Files.exists(temp.resolve("no-such-store.mv.db")), "no database file was made");
     }
-
-    @org.junit.jupiter.api.Test
-    void aRedisStoreIsRefusedWithWhatToUseInstead() {
-        for (String command : new String[] {"keys list", "doctor", "purge"}) {
-            java.util.List<String> args = new java.util.ArrayList<>(java.util.Arrays.asList(command.split(" ")));
-            args.add("--url");
-            args.add("redis://operator:hunter2@127.0.0.1:1");
-            Run run = cli("", args.toArray(new String[0]));
-            org.junit.jupiter.api.Assertions.assertEquals(1, run.exit, run.toString());
-            org.junit.jupiter.api.Assertions.assertTrue(run.err.contains("reads JDBC stores only"), run.toString());
-            org.junit.jupiter.api.Assertions.assertFalse(run.err.contains("hunter2"), run.toString());
-        }
-    }
 }

@@ -1,0 +1,170 @@
+package dev.idempotency.store.redis;
+
+import dev.idempotency.store.SchemaMode;
+import dev.idempotency.store.StoreSettings;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static dev.idempotency.store.redis.RedisDiagnosis.Finding.Level.FAIL;
+import static dev.idempotency.store.redis.RedisDiagnosis.Finding.Level.OK;
+import static dev.idempotency.store.redis.RedisDiagnosis.Finding.Level.WARN;
+
+/**
+ * What the operator's {@code doctor} checks on a Redis store, on one background connection, changing nothing: the
+ * server and its role, eviction (an evicted key's retry runs again), persistence (a restart without data forgets every
+ * key), replicas against {@code replica-acks}, {@code min-replicas-to-write}, and the layout under the prefix.
+ */
+public final class RedisDiagnosis {
+    /** One line of the diagnosis. */
+    public static final class Finding {
+        public enum Level { OK, WARN, FAIL }
+
+        public final Level level;
+        public final String check;
+        public final String message;
+
+        Finding(Level level, String check, String message) {
+            this.level = level;
+            this.check = check;
+            this.message = message;
+        }
+    }
+
+    private final List<Finding> findings = new ArrayList<>();
+
+    private RedisDiagnosis() {
+    }
+
+    /**
+     * The findings, in order, judged against the settings the agent runs with ({@code configured}: its schema mode and
+     * replica-acks; the store may have been opened with others, to change nothing); a server that cannot be reached is
+     * a store failure from {@code store}'s own calls.
+     */
+    public static List<Finding> of(RedisIdempotencyStore store, StoreSettings configured) {
+        RedisDiagnosis d = new RedisDiagnosis();
+        store.connections().background("diagnose the store", redis -> {
+            d.look(redis, configured, store.layout(), store.endpoint());
+            return null;
+        });
+        return d.findings;
+    }
+
+    private void look(Jedis redis, StoreSettings settings, KeyLayout layout, RedisEndpoint endpoint) {
+        Map<String, String> server = fields(redis.info("server"));
+        Map<String, String> replication = fields(redis.info("replication"));
+        String role = replication.getOrDefault("role", "unknown");
+        add(OK, "server", "Redis " + server.getOrDefault("redis_version", "?") + " at " + endpoint
+                + ", role " + role + (endpoint.viaSentinel() ? " (named by the sentinels)" : ""));
+        if (!"master".equals(role)) {
+            add(FAIL, "role", "the server is a " + role + ", which refuses writes -> point the URL at the master, "
+                    + "or at the sentinels (redis-sentinel://)");
+        }
+        eviction(RedisStoreCheck.evictionPolicy(redis.info("memory")));
+        persistence(fields(redis.info("persistence")), config(redis, "appendfsync"), config(redis, "save"));
+        replicas(replication, settings.replicaAcks(), config(redis, "min-replicas-to-write"));
+        layout(redis.get(layout.layoutMarker()), layout, settings.schemaMode());
+    }
+
+    private void eviction(String policy) {
+        if ("noeviction".equals(policy)) {
+            add(OK, "eviction", "maxmemory-policy noeviction: a full server refuses writes (503), it never "
+                    + "forgets a key");
+        } else {
+            String shown = policy == null ? "not reported" : "'" + policy + "'";
+            add(FAIL, "eviction", "maxmemory-policy " + shown + ": an evicted key's retry runs again, and the agent "
+                    + "refuses to start on it -> CONFIG SET maxmemory-policy noeviction (and in redis.conf)");
+        }
+    }
+
+    private void persistence(Map<String, String> info, String appendfsync, String save) {
+        boolean aof = "1".equals(info.get("aof_enabled"));
+        boolean rdb = save != null && !save.trim().isEmpty();
+        if (aof) {
+            add(OK, "persistence", "append-only file on, "
+                    + "appendfsync " + (appendfsync == null ? "not readable (CONFIG GET refused)" : appendfsync)
+                    + ("always".equals(appendfsync) ? ""
+                    : ": a crash of the host can lose up to the last second of keys"));
+        } else if (rdb) {
+            add(WARN, "persistence", "RDB snapshots only (save " + save.trim() + "): a restart loses "
+                    + "every key written since the last snapshot, and their retries run again -> appendonly yes");
+        } else {
+            add(WARN, "persistence", (save == null ? "appendonly off (snapshots not readable)" : "no "
+                    + "persistence") + ": a restart forgets every key, and their retries run again -> appendonly yes");
+        }
+    }
+
+    private void replicas(Map<String, String> replication, int replicaAcks, String minReplicasToWrite) {
+        int connected = number(replication.get("connected_slaves"));
+        if (connected < replicaAcks) {
+            add(FAIL, "replicas", connected + " replica(s) connected, fewer than replica-acks " + replicaAcks + ": "
+                    + "every keyed request that takes a key is answered 503 -> connect replicas or lower replica-acks");
+        } else if (connected == 0) {
+            add(WARN, "replicas", "no replica: a crash of this server loses the keys until it is back, "
+                    + "and those it had not persisted for good");
+        } else {
+            add(OK, "replicas", connected + " replica(s) connected" + (replicaAcks == 0
+                    ? "; replication is asynchronous, and replica-acks is 0: a failover may lose the latest keys"
+                    : ", replica-acks " + replicaAcks));
+        }
+        if (connected > 0 && "0".equals(minReplicasToWrite)) {
+            add(WARN, "min-replicas", "min-replicas-to-write is 0: a master cut off from its replicas "
+                    + "keeps taking writes that a failover then drops -> min-replicas-to-write 1, "
+                    + "min-replicas-max-lag 10");
+        }
+    }
+
+    private void layout(byte[] marker, KeyLayout layout, SchemaMode mode) {
+        String prefix = layout.prefix();
+        if (marker == null) {
+            add(mode == SchemaMode.CREATE ? WARN : FAIL, "schema", "no store with prefix '"
+                    + prefix + "' yet" + (mode == SchemaMode.CREATE ? "; the agent writes it on its first keyed request"
+                    + " (schema mode create)" : " and schema mode is " + mode.name().toLowerCase(java.util.Locale.ROOT)
+                    + " -> run the agent once with schema mode create, or check the table setting (the prefix)"));
+            return;
+        }
+        String found = new String(marker, StandardCharsets.UTF_8);
+        if (KeyLayout.VERSION.equals(found)) {
+            add(OK, "schema", "prefix '" + prefix + "' holds layout " + found);
+        } else {
+            add(FAIL, "schema", "prefix '" + prefix + "' holds layout '" + found + "', which this version"
+                    + " does not read (it writes '" + KeyLayout.VERSION + "')");
+        }
+    }
+
+    /** A configuration value, or null where the server refuses CONFIG (an ACL, a managed service). */
+    private static String config(Jedis redis, String name) {
+        try {
+            Map<String, String> values = redis.configGet(name);
+            return values.get(name);
+        } catch (JedisDataException refused) {
+            return null;
+        }
+    }
+
+    private static Map<String, String> fields(String info) {
+        Map<String, String> fields = new java.util.HashMap<>();
+        for (String line : info.split("\r?\n")) {
+            int colon = line.indexOf(':');
+            if (colon <= 0 || line.startsWith("#")) continue;
+            fields.put(line.substring(0, colon), line.substring(colon + 1).trim());
+        }
+        return fields;
+    }
+
+    private static int number(String text) {
+        try {
+            return text == null ? 0 : Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private void add(Finding.Level level, String check, String message) {
+        findings.add(new Finding(level, check, message));
+    }
+}
