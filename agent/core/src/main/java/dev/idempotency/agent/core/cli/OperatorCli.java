@@ -41,6 +41,7 @@ public final class OperatorCli {
             "  schema postgresql|mariadb|mysql|h2   print the DDL to apply by hand (--partitioning W: PostgreSQL time partitions)",
             "  list-jvms                   the JVMs of this user that the agent can attach to",
             "  attach PID [setting=value ...]   protect a running JVM without restarting it",
+            "  version [--json]            the agent's version and commit, the components it bundles (--json: SBOM)",
             "",
             "store options (the agent's settings otherwise: -Didempotency.*, IDEMPOTENCY_* variables):",
             "  --config FILE  --url JDBC_URL  --user NAME  --password SECRET  --table NAME",
@@ -82,6 +83,7 @@ public final class OperatorCli {
                 case "schema": return new SchemaCommand(console).run(arguments);
                 case "list-jvms": return new AttachCommand(console, agentJar).listJvms(arguments);
                 case "attach": return new AttachCommand(console, agentJar).attach(arguments);
+                case "version": return new VersionCommand(console, agentJar).run(arguments);
                 default: throw new UsageException("unknown command '" + command + "'");
             }
         } catch (UsageException e) {
