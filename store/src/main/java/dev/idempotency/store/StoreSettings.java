@@ -42,6 +42,7 @@ public final class StoreSettings {
     private final boolean groupCommit;
     private final Duration partitioning;
     private final int replicaAcks;
+    private final String driverPath;
 
     private StoreSettings(Builder b) {
         this.url = b.url == null || b.url.trim().isEmpty() ? defaultH2Url() : b.url.trim();
@@ -60,6 +61,7 @@ public final class StoreSettings {
         this.groupCommit = b.groupCommit;
         this.partitioning = b.partitioning;
         this.replicaAcks = b.replicaAcks;
+        this.driverPath = b.driverPath == null || b.driverPath.trim().isEmpty() ? null : b.driverPath.trim();
         if (!url.startsWith("jdbc:") && !StoreSettings.isRedisUrl(url)) {
             fail("url", redacted(url), "a JDBC URL (jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql:, jdbc:h2:) or a "
                     + "Redis URL (redis://[user:password@]host:port[/db], rediss:// for TLS, "
@@ -76,6 +78,13 @@ public final class StoreSettings {
         requireBetween("ttl", ttl, Duration.ofMillis(100), MAX_TTL);
         requireBetween("unknown-retention", unknownRetention, MIN_UNKNOWN_RETENTION, MAX_UNKNOWN_RETENTION);
         if (batchSize < 1) fail("batch-size", String.valueOf(batchSize), "a positive number");
+        if (driverPath != null) {
+            for (String file : driverFiles(driverPath)) {
+                if (file.isEmpty() || !new File(file).isFile() || !new File(file).canRead()) {
+                    fail("driver-path", driverPath, DRIVER_PATH_FORMAT + " ('" + file + "' is not a readable file)");
+                }
+            }
+        }
         if (partitioning != null && !isPartitionWidth(partitioning)) {
             fail("partitioning", String.valueOf(partitioning), "none, daily, hourly, or a whole number of seconds from 1s to 1d that divides a day");
         }
@@ -96,6 +105,17 @@ public final class StoreSettings {
     public static boolean isPartitionWidth(Duration width) {
         long seconds = width.getSeconds();
         return width.getNano() == 0 && seconds >= 1 && seconds <= 86_400 && 86_400 % seconds == 0;
+    }
+
+    /** What the driver path accepts, for messages. */
+    public static final String DRIVER_PATH_FORMAT =
+            "one or more readable jar files, separated by '" + File.pathSeparator + "'";
+
+    /** The files a driver path names, in order. */
+    public static String[] driverFiles(String driverPath) {
+        String[] files = driverPath.split(Pattern.quote(File.pathSeparator), -1);
+        for (int i = 0; i < files.length; i++) files[i] = files[i].trim();
+        return files;
     }
 
     /** The zero-set-up default: an H2 file database in the user's home directory. */
@@ -132,7 +152,7 @@ public final class StoreSettings {
         return builder().url(url).user(user).password(password).table(table).schemaMode(schemaMode).poolSize(poolSize)
                 .connectTimeout(connectTimeout).queryTimeout(queryTimeout).lease(lease).ttl(ttl)
                 .unknownRetention(unknownRetention).expiredLeasePolicy(expiredLeasePolicy).batchSize(batchSize)
-                .groupCommit(groupCommit).partitioning(partitioning).replicaAcks(replicaAcks);
+                .groupCommit(groupCommit).partitioning(partitioning).replicaAcks(replicaAcks).driverPath(driverPath);
     }
 
     public String url() { return url; }
@@ -155,6 +175,11 @@ public final class StoreSettings {
     public int replicaAcks() { return replicaAcks; }
     /** The width of the key table's time partitions (PostgreSQL), or null: one plain table. */
     public Duration partitioning() { return partitioning; }
+    /**
+     * The jar files (separated by the platform's path separator) the JDBC driver is loaded from instead of the driver
+     * the store's own class loader has, or null: that one.
+     */
+    public String driverPath() { return driverPath; }
 
     /** The URL with any password parameter masked, for log lines. */
     public String redactedUrl() {
@@ -183,7 +208,8 @@ public final class StoreSettings {
                 + ", table=" + table + ", schema=" + schemaMode + ", pool=" + poolSize + ", lease=" + lease + ", ttl=" + ttl
                 + ", unknownRetention=" + unknownRetention + ", expiredLease=" + expiredLeasePolicy
                 + ", groupCommit=" + groupCommit + (partitioning == null ? "" : ", partitioning=" + partitioning)
-                + (replicaAcks == 0 ? "" : ", replicaAcks=" + replicaAcks) + "]";
+                + (replicaAcks == 0 ? "" : ", replicaAcks=" + replicaAcks)
+                + (driverPath == null ? "" : ", driverPath=" + driverPath) + "]";
     }
 
     public static final class Builder {
@@ -203,6 +229,7 @@ public final class StoreSettings {
         private boolean groupCommit = true;
         private Duration partitioning;
         private int replicaAcks;
+        private String driverPath;
 
         /** JDBC or Redis URL; null or blank selects the embedded H2 default. */
         public Builder url(String url) { this.url = url; return this; }
@@ -246,6 +273,13 @@ public final class StoreSettings {
          * master's answer counts, and a failover may lose what its replicas had not copied yet.
          */
         public Builder replicaAcks(int replicaAcks) { this.replicaAcks = replicaAcks; return this; }
+
+        /**
+         * JDBC stores: load the driver class from these jar files (separated by {@link File#pathSeparator}), in a class
+         * loader of their own whose parent is the JDK's platform loader, instead of from the store's own class loader.
+         * Null or blank (the default): the store's own.
+         */
+        public Builder driverPath(String driverPath) { this.driverPath = driverPath; return this; }
 
         public StoreSettings build() { return new StoreSettings(this); }
     }

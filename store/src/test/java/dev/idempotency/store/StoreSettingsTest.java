@@ -111,6 +111,24 @@ class StoreSettingsTest {
                 .url("jdbc:postgresql://localhost/test").partitioning(java.time.Duration.ofDays(1)).build()));
     }
 
+    @Test
+    void aDriverPathNamesReadableFilesSeparatedByThePathSeparator(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String jar = java.nio.file.Files.createFile(dir.resolve("driver.jar")).toString();
+        String other = java.nio.file.Files.createFile(dir.resolve("other.jar")).toString();
+        assertNull(StoreSettings.builder().build().driverPath());
+        assertNull(StoreSettings.builder().driverPath("  ").build().driverPath());
+        assertEquals(jar, StoreSettings.builder().driverPath(" " + jar + " ").build().driverPath());
+        String both = jar + java.io.File.pathSeparator + other;
+        assertEquals(both, StoreSettings.builder().driverPath(both).build().driverPath());
+        assertEquals(both, StoreSettings.builder().driverPath(both).build().toBuilder().build().driverPath());
+        assertTrue(StoreSettings.builder().driverPath(jar).build().toString().contains("driverPath=" + jar));
+        assertRefused("driver-path", "'" + dir.resolve("missing.jar") + "' is not a readable file",
+                () -> StoreSettings.builder().driverPath(dir.resolve("missing.jar").toString()).build());
+        assertRefused("driver-path", "'" + dir + "' is not a readable file", () -> StoreSettings.builder().driverPath(dir.toString()).build());
+        assertRefused("driver-path", "'' is not a readable file",
+                () -> StoreSettings.builder().driverPath(jar + java.io.File.pathSeparator).build());
+    }
+
     private static void assertRefused(String setting, String bound, org.junit.jupiter.api.function.Executable build) {
         StoreConfigurationException e = assertThrows(StoreConfigurationException.class, build);
         assertTrue(e.getMessage().contains("'" + setting + "'") && e.getMessage().contains(bound), e.getMessage());

@@ -17,6 +17,9 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Stock Tomcat 9, 10 and 11 running the payments, legacy-shop, Jersey and Spring MVC WARs, on each store and JDK row. One nested class per row. */
 public class TomcatIT {
@@ -188,6 +191,33 @@ public class TomcatIT {
                     .set("idempotency.store.table", "e2e_keys_" + Long.toHexString(System.nanoTime()));
             if (db.user != null) tomcat.set("idempotency.store.user", db.user).set("idempotency.store.password", db.password);
             return tomcat;
+        }
+    }
+
+    /**
+     * The same row with the store's MariaDB Connector/J loaded from a jar the operator names
+     * ({@code idempotency.store.driver-path}: here the connector's jar of the tests' class path) instead of the one the
+     * agent bundles: the licence page's replacement, end to end.
+     */
+    @Nested
+    class LegacyTomcat9MariaDbDriverPath extends LegacyScenarios {
+        @Override
+        protected ServerProcess server() throws Exception {
+            TestDatabase db = TestDatabase.mariadb();
+            String connector = java.nio.file.Path.of(org.mariadb.jdbc.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                    .toString();
+            ServerProcess tomcat = TomcatServer.legacyTomcat9()
+                    .set("idempotency.store.url", db.url)
+                    .set("idempotency.store.driver-path", connector)
+                    .set("idempotency.store.table", "e2e_keys_" + Long.toHexString(System.nanoTime()));
+            if (db.user != null) tomcat.set("idempotency.store.user", db.user).set("idempotency.store.password", db.password);
+            return tomcat;
+        }
+
+        @Test
+        void theStartUpLineNamesTheDriverPath() throws Exception {
+            String lines = server.agentLines();
+            assertTrue(lines.contains("store.driver-path=") && lines.contains("mariadb-java-client"), lines);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.idempotency.store.families;
 
 import dev.idempotency.store.IdempotencyStore;
 import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.jdbc.DriverLoaders;
 import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
 import dev.idempotency.store.jdbc.JdbcSettings;
 import dev.idempotency.store.redis.RedisIdempotencyStore;
@@ -31,6 +32,14 @@ public final class StoreFamilies {
      */
     public static IdempotencyStore open(StoreSettings settings) {
         return redis(settings.url()) ? RedisIdempotencyStore.open(settings) : JdbcIdempotencyStore.open(settings);
+    }
+
+    /**
+     * Whether a class loader is one the store made for the JDBC driver of its driver path
+     * ({@link StoreSettings#driverPath()}): what it loads is the store's, never an application's.
+     */
+    public static boolean isDriverLoader(ClassLoader loader) {
+        return DriverLoaders.made(loader);
     }
 
     /** Whether a URL names the Redis family: decided here, so that a JDBC store loads no class of the Redis family. */

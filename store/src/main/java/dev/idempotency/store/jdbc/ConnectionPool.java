@@ -31,8 +31,8 @@ final class ConnectionPool {
     private static HikariDataSource open(StoreSettings settings, Dialect dialect, String name, int size, int minimumIdle) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
-        config.setDataSource(new DriverDataSource(dialect.driverClassName(), settings.url(), settings.user(), settings.password(),
-                dialect.driverProperties(settings)));
+        config.setDataSource(new DriverDataSource(dialect.driverClassName(), settings.driverPath(), settings.url(),
+                settings.user(), settings.password(), dialect.driverProperties(settings)));
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(minimumIdle);
         config.setConnectionTimeout(settings.connectTimeout().toMillis());

@@ -11,7 +11,9 @@ import javax.sql.DataSource;
 
 /**
  * Connects through a {@link Driver} instance this store created itself. {@code DriverManager} only hands out drivers
- * visible to the caller's class loader, which breaks when the store lives in an isolated loader (inside the agent).
+ * visible to the caller's class loader, which breaks when the store lives in an isolated loader (inside the agent). The
+ * driver class comes from the store's own class loader, or from the jars of the store's driver path
+ * ({@link DriverLoaders}).
  */
 final class DriverDataSource implements DataSource {
     private final Driver driver;
@@ -26,8 +28,10 @@ final class DriverDataSource implements DataSource {
     /** Set before the pool closes: a connection made after that is closed at once (the pool would never close it). */
     private volatile boolean closed;
 
-    DriverDataSource(String driverClassName, String url, String user, String password, Properties driverProperties) {
-        this.driver = instantiate(driverClassName);
+    /** {@code driverPath}: the jars to load the driver from, or null for the store's own class loader. */
+    DriverDataSource(String driverClassName, String driverPath, String url, String user, String password,
+            Properties driverProperties) {
+        this.driver = instantiate(driverClassName, driverPath);
         this.url = url;
         this.properties = new Properties();
         this.properties.putAll(driverProperties);
@@ -35,12 +39,15 @@ final class DriverDataSource implements DataSource {
         if (password != null) properties.setProperty("password", password);
     }
 
-    private static Driver instantiate(String className) {
+    private static Driver instantiate(String className, String driverPath) {
         try {
-            Class<?> type = Class.forName(className, true, DriverDataSource.class.getClassLoader());
+            ClassLoader loader = driverPath == null ? DriverDataSource.class.getClassLoader()
+                    : DriverLoaders.forPath(driverPath);
+            Class<?> type = Class.forName(className, true, loader);
             return (Driver) type.getDeclaredConstructor().newInstance();
-        } catch (ReflectiveOperationException | LinkageError e) {
-            throw new dev.idempotency.store.StoreConfigurationException("JDBC driver " + className + " cannot be loaded", e);
+        } catch (ReflectiveOperationException | LinkageError | ClassCastException e) {
+            throw new dev.idempotency.store.StoreConfigurationException("JDBC driver " + className + " cannot be loaded"
+                    + (driverPath == null ? "" : " from store setting 'driver-path' (" + driverPath + "): " + e), e);
         }
     }
 

@@ -25,6 +25,10 @@ public final class RedisSettings {
                     + "own database transaction, so a JDBC store on that database; the Redis store ("
                     + settings.redactedUrl() + ") takes recovery 'reconcile' or 'retry'";
         }
+        if (settings.driverPath() != null) {
+            return "store setting 'driver-path' applies to a JDBC store only; the store is Redis ("
+                    + settings.redactedUrl() + "); leave it unset";
+        }
         if (settings.partitioning() != null) {
             return "store setting 'partitioning' applies to a PostgreSQL store only; the store is Redis ("
                     + settings.redactedUrl()

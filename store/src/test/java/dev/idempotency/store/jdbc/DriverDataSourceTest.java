@@ -35,7 +35,7 @@ class DriverDataSourceTest {
             StoreSettings settings = StoreSettings.builder().url(db.viaPort("127.0.0.1", proxy.port())).user(db.user)
                     .password(db.password).connectTimeout(Duration.ofSeconds(10)).build();
             Dialect dialect = Dialect.forUrl(settings.url());
-            DriverDataSource dataSource = new DriverDataSource(dialect.driverClassName(), settings.url(), settings.user(),
+            DriverDataSource dataSource = new DriverDataSource(dialect.driverClassName(), null, settings.url(), settings.user(),
                     settings.password(), dialect.driverProperties(settings));
             proxy.holdNewConnections();
             Future<Connection> made = connecting.submit(() -> dataSource.getConnection());

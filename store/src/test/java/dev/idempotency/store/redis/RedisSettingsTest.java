@@ -144,6 +144,13 @@ class RedisSettingsTest {
     }
 
     @Test
+    void aDriverPathIsRefusedForRedis(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String jar = java.nio.file.Files.createFile(dir.resolve("driver.jar")).toString();
+        String refusal = StoreFamilies.refusal(StoreSettings.builder().url("redis://db").driverPath(jar).build());
+        assertTrue(refusal.startsWith("store setting 'driver-path' applies to a JDBC store only; the store is Redis"), refusal);
+    }
+
+    @Test
     void reconcileAndRetryAreAccepted() {
         for (ExpiredLeasePolicy policy : new ExpiredLeasePolicy[] {ExpiredLeasePolicy.RECONCILE, ExpiredLeasePolicy.RETRY}) {
             assertNull(StoreFamilies.refusal(StoreSettings.builder().url("rediss://u:p@db:6380/2").expiredLeasePolicy(policy).build()));

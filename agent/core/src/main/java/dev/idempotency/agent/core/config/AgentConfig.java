@@ -142,6 +142,7 @@ public final class AgentConfig {
         Boolean groupCommit = read(Settings.STORE_GROUP_COMMIT);
         Integer replicaAcks = read(Settings.STORE_REPLICA_ACKS);
         java.util.Optional<Duration> partitioning = read(Settings.STORE_PARTITIONING);
+        String driverPath = read(Settings.STORE_DRIVER_PATH);
         if (lease != null && sweepInterval != null && ttl != null && ttl.compareTo(lease) < 0) {
             errors.add("setting 'idempotency.ttl' (" + ttl + ") is shorter than 'idempotency.lease' (" + lease + "); keys must outlive their leases");
         }
@@ -151,7 +152,7 @@ public final class AgentConfig {
                 built = StoreSettings.builder().url(embeddedStaysOpenAtExit(url)).user(user).password(password).table(table).schemaMode(schema)
                         .poolSize(poolSize).connectTimeout(connectTimeout).queryTimeout(queryTimeout).lease(lease).ttl(ttl)
                         .expiredLeasePolicy(onExpired).unknownRetention(unknownRetention).groupCommit(groupCommit)
-                        .partitioning(partitioning == null ? null : partitioning.orElse(null))
+                        .partitioning(partitioning == null ? null : partitioning.orElse(null)).driverPath(driverPath)
                         .replicaAcks(replicaAcks == null ? 0 : replicaAcks).build();
                 String refused = StoreFamilies.refusal(built);
                 if (refused != null) errors.add(refused.replace("store setting '", "setting 'idempotency.store."));

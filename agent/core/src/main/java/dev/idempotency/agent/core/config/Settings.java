@@ -377,6 +377,16 @@ public final class Settings {
                     + "`0`: the master's answer counts, and a failover may lose what its replicas had not copied (see "
                     + "[the store](store.md)).");
 
+    public static final Setting<String> STORE_DRIVER_PATH = Setting.<String>named("idempotency.store.driver-path")
+            .byDefault(null).shownAs("the bundled driver")
+            .parsedBy(v -> v)
+            .accepting(StoreSettings.DRIVER_PATH_FORMAT)
+            .meaning("JDBC stores: load the JDBC driver from these jars instead of the one the agent bundles, "
+                    + "in a class loader of its own that sees only the JDK: for example a MariaDB Connector/J of your "
+                    + "choosing or your own build, which serves `jdbc:mariadb:` and `jdbc:mysql:` URLs (see "
+                    + "[Licences](licences.md)). The driver class stays the one the URL names "
+                    + "(`org.mariadb.jdbc.Driver`, `org.postgresql.Driver`, `org.h2.Driver`).");
+
     public static final Setting<String> CONFIG = Setting.<String>named(ConfigSource.CONFIG_FILE).byDefault(null)
             .parsedBy(v -> v)
             .accepting("a readable properties file")
@@ -390,7 +400,7 @@ public final class Settings {
             ON_EXPIRED_LEASE, RECOVERY, OUTBOUND_HOSTS, OUTBOUND_METHODS, OUTBOUND_REPLACE_KEYS, TTL,
             UNKNOWN_RETENTION, SWEEP_INTERVAL, STORE_URL, STORE_USER, STORE_PASSWORD, STORE_TABLE, STORE_SCHEMA,
             STORE_POOL_SIZE, STORE_CONNECT_TIMEOUT, STORE_QUERY_TIMEOUT, STORE_PARTITIONING, STORE_GROUP_COMMIT,
-            STORE_REPLICA_ACKS, LOG_LEVEL, JMX, METRICS_PORT, METRICS_HOST, CONFIG));
+            STORE_REPLICA_ACKS, STORE_DRIVER_PATH, LOG_LEVEL, JMX, METRICS_PORT, METRICS_HOST, CONFIG));
 
     /** The setting of that name, or null. */
     public static Setting<?> named(String name) {

@@ -111,6 +111,24 @@ class AgentConfigTest {
     }
 
     @Test
+    void aDriverPathNamesJarsForJdbcStoresAndShowsAtStartUp(@TempDir Path dir) throws Exception {
+        String jar = Files.createFile(dir.resolve("mariadb-java-client.jar")).toString();
+        String mariadb = "jdbc:mariadb://db/app";
+        assertNull(load(new Properties(), Collections.emptyMap()).store.driverPath());
+        AgentConfig given = load(props("idempotency.store.url", mariadb), Collections.singletonMap("IDEMPOTENCY_STORE_DRIVER_PATH", jar));
+        assertEquals(jar, given.store.driverPath());
+        assertTrue(given.summary().contains("store.driver-path=" + jar), given.summary());
+        ConfigException missing = assertThrows(ConfigException.class,
+                () -> load(props("idempotency.store.url", mariadb, "idempotency.store.driver-path", dir.resolve("none.jar").toString()),
+                        Collections.emptyMap()));
+        assertTrue(missing.getMessage().contains("setting 'idempotency.store.driver-path' is '" + dir.resolve("none.jar") + "'")
+                && missing.getMessage().contains("is not a readable file"), missing.getMessage());
+        ConfigException redis = assertThrows(ConfigException.class,
+                () -> load(props("idempotency.store.url", "redis://cache:6379", "idempotency.store.driver-path", jar), Collections.emptyMap()));
+        assertTrue(redis.getMessage().contains("setting 'idempotency.store.driver-path' applies to a JDBC store only"), redis.getMessage());
+    }
+
+    @Test
     void aMemoryBudgetThatCannotHoldTheLargestBodyOrIsMalformedIsRefusedByName() {
         ConfigException small = assertThrows(ConfigException.class,
                 () -> load(props("idempotency.memory-budget", "1MiB", "idempotency.max-request-bytes", "1MiB"), Collections.emptyMap()));

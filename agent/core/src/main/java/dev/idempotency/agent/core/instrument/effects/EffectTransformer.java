@@ -4,6 +4,7 @@ import dev.idempotency.agent.core.instrument.ClassFileText;
 import dev.idempotency.agent.core.instrument.LoaderSees;
 import dev.idempotency.agent.core.instrument.SuperTypeWalk;
 import dev.idempotency.agent.core.log.AgentLog;
+import dev.idempotency.store.families.StoreFamilies;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
@@ -64,7 +65,10 @@ public final class EffectTransformer implements ClassFileTransformer {
         if (internalName == null || classFile == null || loader == agentLoader) return null;
         EffectHooks.Role role = roleOf(internalName);
         if (role == null && everyRole && loader != null && ClassFileText.contains(classFile, JMS)) role = jmsProducer(loader, classFile);
-        if (role == null || (loader != null && loader != PLATFORM && !seesBridge.matches(loader))) return null;
+        // The store's own driver, from the jars of its driver path: its statements are the agent's, not the
+        // application's.
+        if (role == null || StoreFamilies.isDriverLoader(loader)) return null;
+        if (loader != null && loader != PLATFORM && !seesBridge.matches(loader)) return null;
         try {
             byte[] woven = EffectWeaver.weave(classFile, role);
             if (woven != null) AgentLog.debug("watching effects of " + internalName.replace('/', '.'));
