@@ -17,9 +17,11 @@
 #   ROUNDS=1                 repeat every point; the table shows the median of the rounds
 #   STARTUPS=3               start-ups measured per server kind, alternating without/with the agent
 #   SERIES=plain,agent-no-key,h2-ceiling,handwritten-h2,agent-h2,pgbench-ceiling,handwritten-pg,agent-pg,
-#          handwritten-pg-replay,agent-pg-replay,mariadb-ceiling,handwritten-mariadb,agent-mariadb
+#          handwritten-pg-replay,agent-pg-replay,mariadb-ceiling,handwritten-mariadb,agent-mariadb,
+#          redis-ceiling,agent-redis,agent-redis-replay   (Redis: the store's two scripts in a client loop as ceiling)
 #   REPLAY_KEYS=1000         completed keys the replay series cycles through
-#   PG_HOST/PG_PORT/PG_DB/PG_USER, MARIADB_HOST/MARIADB_PORT/MARIADB_DB/MARIADB_USER, BENCH_TABLE=bench_agent_keys,
+#   PG_HOST/PG_PORT/PG_DB/PG_USER, MARIADB_HOST/MARIADB_PORT/MARIADB_DB/MARIADB_USER, REDIS_HOST/REDIS_PORT,
+#   BENCH_TABLE=bench_agent_keys (also the Redis key prefix),
 #   HANDWRITTEN_TABLE=bench_handwritten_keys (the hand-written filter's table, beside the agent's),
 #   HANDWRITTEN_H2_SETTINGS (appended to its H2 URL; empty: H2's defaults, as a team would leave them, which write a
 #   commit to the file up to 500 ms late; ';WRITE_DELAY=0' writes each before the statement returns, as the agent does)
@@ -47,11 +49,13 @@ ROUNDS=${ROUNDS:-1}
 STARTUPS=${STARTUPS:-3}
 ALL_SERIES=plain,agent-no-key,h2-ceiling,handwritten-h2,agent-h2,pgbench-ceiling,handwritten-pg,agent-pg
 ALL_SERIES+=,handwritten-pg-replay,agent-pg-replay,mariadb-ceiling,handwritten-mariadb,agent-mariadb
+ALL_SERIES+=,redis-ceiling,agent-redis,agent-redis-replay
 BASELINE_AGENT_JAR=${BASELINE_AGENT_JAR:-}
 [[ -n $BASELINE_AGENT_JAR ]] && ALL_SERIES+=,baseline-pg
 SERIES=${SERIES:-$ALL_SERIES}
 REPLAY_KEYS=${REPLAY_KEYS:-1000}
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_DB=${PG_DB:-test} PG_USER=${PG_USER:-postgres}
+REDIS_HOST=${REDIS_HOST:-127.0.0.1} REDIS_PORT=${REDIS_PORT:-6379}
 MARIADB_HOST=${MARIADB_HOST:-127.0.0.1} MARIADB_PORT=${MARIADB_PORT:-3306} MARIADB_DB=${MARIADB_DB:-test} MARIADB_USER=${MARIADB_USER:-root}
 BENCH_TABLE=${BENCH_TABLE:-bench_agent_keys}
 HANDWRITTEN_TABLE=${HANDWRITTEN_TABLE:-bench_handwritten_keys}
@@ -65,6 +69,7 @@ BASE_PORT=${BASE_PORT:-18480}
 BODY='{"amount":1250,"currency":"EUR"}'
 PG_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/$PG_DB?user=$PG_USER"
 MARIADB_URL="jdbc:mariadb://$MARIADB_HOST:$MARIADB_PORT/$MARIADB_DB?user=$MARIADB_USER"
+REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT"
 
 label() {
   case $1 in
@@ -82,6 +87,9 @@ label() {
     agent-mariadb) echo "agent, new key, MariaDB" ;;
     handwritten-mariadb) echo "hand-written filter, new key, MariaDB" ;;
     baseline-pg) echo "baseline agent jar, new key, PostgreSQL" ;;
+    redis-ceiling) echo "ceiling: the two scripts, Redis" ;;
+    agent-redis) echo "agent, new key, Redis" ;;
+    agent-redis-replay) echo "agent, replay, Redis" ;;
     *) echo "unknown series '$1' (known: $ALL_SERIES)" >&2; exit 2 ;;
   esac
 }
@@ -89,7 +97,7 @@ label() {
 ceiling_of() {
   case $1 in
     agent-h2 | handwritten-h2) echo h2-ceiling ;; agent-pg | handwritten-pg) echo pgbench-ceiling ;;
-    agent-mariadb | handwritten-mariadb) echo mariadb-ceiling ;; *) echo "" ;;
+    agent-mariadb | handwritten-mariadb) echo mariadb-ceiling ;; agent-redis) echo redis-ceiling ;; *) echo "" ;;
   esac
 }
 # The hand-written series an agent series is compared with, same request, same moment.
@@ -101,9 +109,11 @@ wants() { [[ ",$SERIES," == *",$1,"* ]]; }
 wants_any() { local s; for s in "$@"; do wants "$s" && return 0; done; return 1; }
 uses_pg() { wants_any pgbench-ceiling agent-pg agent-pg-replay handwritten-pg handwritten-pg-replay baseline-pg; }
 uses_mariadb() { wants_any mariadb-ceiling agent-mariadb handwritten-mariadb; }
+uses_redis() { wants_any redis-ceiling agent-redis agent-redis-replay; }
 uses_handwritten() { wants_any handwritten-h2 handwritten-pg handwritten-pg-replay handwritten-mariadb; }
 # A ceiling runs on the table its agent series created.
 if wants pgbench-ceiling && ! wants_any agent-pg agent-pg-replay; then echo "pgbench-ceiling needs agent-pg in SERIES" >&2; exit 2; fi
+if wants agent-redis-replay && ! wants agent-redis; then echo "agent-redis-replay needs agent-redis in SERIES" >&2; exit 2; fi
 if wants mariadb-ceiling && ! wants agent-mariadb; then echo "mariadb-ceiling needs agent-mariadb in SERIES" >&2; exit 2; fi
 log() { printf '==> %s\n' "$*" >&2; }
 
@@ -120,6 +130,7 @@ need gnuplot gnuplot-nox
 need curl curl
 uses_pg && { need psql postgresql-client; need pgbench postgresql-client; }
 uses_mariadb && need mysql mariadb-client
+uses_redis && need redis-cli redis-tools
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 
 if uses_pg; then
@@ -129,6 +140,10 @@ fi
 if uses_mariadb; then
   mysql -h "$MARIADB_HOST" -P "$MARIADB_PORT" -u "$MARIADB_USER" "$MARIADB_DB" -e 'SELECT 1' >/dev/null \
     || { echo "MariaDB at $MARIADB_HOST:$MARIADB_PORT is not reachable; leave its series out of SERIES" >&2; exit 1; }
+fi
+if uses_redis; then
+  [[ $(redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" ping 2>/dev/null) == PONG ]] \
+    || { echo "Redis at $REDIS_HOST:$REDIS_PORT is not reachable; leave its series out of SERIES" >&2; exit 1; }
 fi
 psql_bench() { psql -q -X -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" "$PG_DB" "$@"; }
 mysql_bench() { mysql -h "$MARIADB_HOST" -P "$MARIADB_PORT" -u "$MARIADB_USER" "$MARIADB_DB" "$@"; }
@@ -160,12 +175,14 @@ if uses_handwritten; then
   cp "$ROOT/demo-apps/handwritten-filter-war/target/handwritten-filter.war" "$HANDWRITTEN_WAR" \
     || { echo "no hand-written filter WAR: build it (run without --no-build)" >&2; exit 1; }
 fi
-if wants_any mariadb-ceiling h2-ceiling; then
+if wants_any mariadb-ceiling h2-ceiling redis-ceiling; then
   # The JDBC ceiling is a store benchmark: the drivers, H2 and the store's schema code come with the store's classpath.
   ./mvnw -q -B -pl store test-compile
   cp -r "$ROOT/store/target/classes" "$WORK/store-classes"
   mkdir -p "$WORK/ceiling-classes/dev/idempotency/store/bench"
   cp "$ROOT"/store/target/test-classes/dev/idempotency/store/bench/JdbcCeilingBenchmark*.class "$WORK/ceiling-classes/dev/idempotency/store/bench/"
+  mkdir -p "$WORK/ceiling-classes/dev/idempotency/store/redis"
+  cp "$ROOT"/store/target/test-classes/dev/idempotency/store/redis/RedisCeilingBenchmark*.class "$WORK/ceiling-classes/dev/idempotency/store/redis/"
   ./mvnw -q -B -pl store dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$WORK/store.classpath" >/dev/null
 fi
 H2_CEILING_URL="jdbc:h2:file:$WORK/h2-ceiling/keys"
@@ -259,6 +276,10 @@ drop_tables() {
   if uses_mariadb; then
     mysql_bench -e "DROP TABLE IF EXISTS $BENCH_TABLE, ${BENCH_TABLE}_secret, ${BENCH_TABLE}_schema, $HANDWRITTEN_TABLE" || true
   fi
+  if uses_redis; then # the agent's prefix and the ceiling's
+    redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" --scan --pattern "*$BENCH_TABLE*" \
+      | xargs -r -n 1000 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" unlink >/dev/null || true
+  fi
 }
 
 cleanup() {
@@ -275,7 +296,10 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # CPU ticks of every process of the database a series uses (background writers included); - for the embedded H2.
 db_ticks() {
   local names
-  case $1 in *-pg | *-pg-replay) names=postgres ;; *-mariadb) names='mariadbd|mysqld' ;; *) echo -; return ;; esac
+  case $1 in
+    *-pg | *-pg-replay) names=postgres ;; *-mariadb) names='mariadbd|mysqld' ;; *-redis | *-redis-replay) names=redis-server ;;
+    *) echo -; return ;;
+  esac
   local pid total=0
   for pid in $(pgrep -x -- "$names"); do
     total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
@@ -326,6 +350,12 @@ pgbench_ceiling() { # clients -> RESULT line
   echo "RESULT requests=${requests:-0} duration_us=$(awk -v r="${requests:-0}" -v t="${tps:-1}" 'BEGIN {printf "%d", r / t * 1e6}') p50_us=${p50:-0} p99_us=${p99:-0} errors=${failed:-0} unexpected=0"
 }
 
+redis_ceiling() { # clients -> RESULT line
+  "$JAVA" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$WORK/ceiling-classes:$WORK/store-classes:$(cat "$WORK/store.classpath")" \
+    dev.idempotency.store.redis.RedisCeilingBenchmark \
+    "$REDIS_URL" "${BENCH_TABLE}_ceiling" "$1" "$WARMUP_SECONDS" "$SECONDS_PER_POINT" | grep '^RESULT '
+}
+
 jdbc_ceiling() { # url clients -> RESULT line
   "$JAVA" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$WORK/ceiling-classes:$WORK/store-classes:$(cat "$WORK/store.classpath")" \
     dev.idempotency.store.bench.JdbcCeilingBenchmark \
@@ -335,7 +365,7 @@ jdbc_ceiling() { # url clients -> RESULT line
 # server and wrk mode of each HTTP series
 # Requests without a key go to an agent server of their own: on the H2 server its store's background work (H2's
 # writer and compaction of a file grown by the keyed series) counted in the CPU per request of the unkeyed points.
-server_of() { case $1 in *-ceiling) echo "" ;; plain) echo plain ;; agent-no-key) echo agent-idle ;; *-pg-replay) echo "${1%-replay}" ;; *) echo "$1" ;; esac; }
+server_of() { case $1 in *-ceiling) echo "" ;; plain) echo plain ;; agent-no-key) echo agent-idle ;; *-replay) echo "${1%-replay}" ;; *) echo "$1" ;; esac; }
 mode_of() { case $1 in plain | agent-no-key) echo plain ;; *-replay) echo replay ;; *) echo fresh ;; esac; }
 
 RUN_ID=$(date +%s)-$RANDOM
@@ -359,6 +389,9 @@ point() {
       ;;
     h2-ceiling)
       result=$(jdbc_ceiling "$H2_CEILING_URL" "$c")
+      ;;
+    redis-ceiling)
+      result=$(redis_ceiling "$c")
       ;;
     *)
       server=$(server_of "$series")
@@ -471,6 +504,7 @@ for server in "${needed_servers[@]}"; do
     agent-pg) start_server agent-pg agent "-Didempotency.store.url=$PG_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
     # A table of its own: an earlier build makes the indexes of its own schema.
     baseline-pg) start_server baseline-pg baseline "-Didempotency.store.url=$PG_URL" "-Didempotency.store.table=${BENCH_TABLE}_baseline" ;;
+    agent-redis) start_server agent-redis agent "-Didempotency.store.url=$REDIS_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
     agent-mariadb) start_server agent-mariadb agent "-Didempotency.store.url=$MARIADB_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
     # H2: the WAR's own default URL, a file under the server's user.home (as the agent's H2 store).
     handwritten-h2) start_server handwritten-h2 handwritten \
@@ -487,6 +521,7 @@ for server in "${needed_servers[@]}"; do
 done
 if wants agent-pg-replay; then prewarm_replay_keys agent-pg; fi
 if wants handwritten-pg-replay; then prewarm_replay_keys handwritten-pg; fi
+if wants agent-redis-replay; then prewarm_replay_keys agent-redis; fi
 if wants pgbench-ceiling; then
   # The store benchmark's statements, on the agent's own table (the same indexes and rows).
   sed "s/idempotency_bench/$BENCH_TABLE/g" store/bench/reserve-complete.pgbench.sql >"$WORK/ceiling.pgbench.sql"
@@ -541,7 +576,9 @@ handwritten_h2="H2's defaults: commits written to the file up to 500 ms late, wh
     "class behind a javax Filter: a HikariCP pool of 10, a SHA-256 fingerprint of method, URI, query and body, one INSERT" \
     "(PostgreSQL ON CONFLICT DO NOTHING, MariaDB INSERT IGNORE, H2 a caught duplicate key) and one UPDATE of the answer, both in" \
     "autocommit, per new key; an INSERT and a SELECT per replay; on a table of its own (\`$HANDWRITTEN_TABLE\`; H2: a file under" \
-    "its server's user.home, with $handwritten_h2). Errors: socket errors and non-2xx answers (wrk), failed transactions" \
+    "its server's user.home, with $handwritten_h2). The Redis ceiling is a client loop of the store's own two scripts (reserve" \
+    "a new key, record its response) with one connection per client (\`RedisCeilingBenchmark\`), on a prefix of its own." \
+    "Errors: socket errors and non-2xx answers (wrk), failed transactions" \
     "(ceilings), and keyed answers that were not 200 or not replayed exactly when they should be."
   echo
   echo "| series | connections | req/s | p50 ms | p99 ms | CPU µs/request | database CPU µs/request | WAL bytes/request | ratio to ceiling | errors |"
@@ -651,7 +688,8 @@ for series in "${SERIES_LIST[@]}"; do
   case $series in
     plain) color='#404040' ;; agent-no-key) color='#2ca02c' ;; *-h2 | h2-ceiling) color='#1f77b4' ;;
     agent-pg | handwritten-pg | pgbench-ceiling) color='#ff7f0e' ;; *-pg-replay) color='#9467bd' ;; baseline-pg) color='#8c564b' ;;
-    *-mariadb | mariadb-ceiling) color='#d62728' ;;
+    *-mariadb | mariadb-ceiling) color='#d62728' ;; agent-redis | redis-ceiling) color='#e377c2' ;;
+    agent-redis-replay) color='#17becf' ;;
   esac
   style="linespoints lw 2 pt 7 lc rgb '$color'"
   [[ $series == *ceiling ]] && style="linespoints lw 2 dt 2 pt 6 lc rgb '$color'"
