@@ -26,6 +26,7 @@ final class KeyLayout {
     private final byte[][] dues = new byte[BUCKETS][];
     private final byte[][] created = new byte[BUCKETS][];
     private final byte[][] counts = new byte[BUCKETS][];
+    private final byte[][] acknowledgements = new byte[BUCKETS][];
 
     KeyLayout(String prefix) {
         this.prefix = prefix;
@@ -36,6 +37,7 @@ final class KeyLayout {
             dues[b] = bytes(tag + ":due");
             created[b] = bytes(tag + ":created");
             counts[b] = bytes(tag + ":counts");
+            acknowledgements[b] = bytes(tag + ":acks");
         }
     }
 
@@ -105,6 +107,9 @@ final class KeyLayout {
     byte[] base(int bucket) { return bases[bucket].clone(); }
 
     byte[] counts(int bucket) { return counts[bucket]; }
+
+    /** A counter in an id's slot that {@code replica-acks} writes before it waits (see {@link ReplicaAcknowledgement}). */
+    byte[] acknowledgements(byte[] id) { return acknowledgements[bucket(id)]; }
 
     byte[] lease(int bucket) { return leases[bucket]; }
 

@@ -102,12 +102,18 @@ final class RedisEndpoint {
             throw refused(url, "query parameters are not read; give the user and password as "
                     + "redis-sentinel://user:password@host:26379/master or in the store's user and password settings");
         }
-        int slash = rest.indexOf('/');
+        // The user information ends at the last '@' (a password may hold '/'), the sentinels at the next '/'.
+        int at = rest.lastIndexOf('@');
+        int slash = rest.indexOf('/', at + 1);
         if (slash < 0) throw refused(url, "no master name: the path names the master the sentinels watch");
         String authority = rest.substring(0, slash);
         String[] path = rest.substring(slash + 1).split("/", -1);
-        int at = authority.lastIndexOf('@');
-        String[] credentials = credentials(at < 0 ? null : authority.substring(0, at), settings);
+        String[] credentials;
+        try {
+            credentials = credentials(at < 0 ? null : authority.substring(0, at), settings);
+        } catch (IllegalArgumentException badEscape) {
+            throw refused(url, "the user or password holds a '%' that starts no escape (write it as %25)");
+        }
         List<String[]> sentinels = new ArrayList<>();
         for (String hostPort : authority.substring(at + 1).split(",", -1)) sentinels.add(hostAndPort(url, hostPort));
         String master = decode(path[0]);

@@ -109,7 +109,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
                     KeyLayout.bytes(owned.token()), lease, ttl, policy, retention);
             String wrote = text(done.get(0));
             if (wrote.equals("ACQUIRED") || wrote.equals("REACQUIRED") || wrote.equals("OUTCOME_UNKNOWN")) {
-                replicas.await(redis, "reserve", owned);
+                replicas.await(redis, layout.acknowledgements(id), "reserve", owned);
             }
             return done;
         });
@@ -151,7 +151,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         return connections.request(operation, (redis, repeated) -> {
             boolean won = one(script.run(redis, layout.keysOf(id), id, owner, status, headers, body,
                     repeated ? REPEATED : FIRST));
-            if (won) replicas.await(redis, operation, null);
+            if (won) replicas.await(redis, layout.acknowledgements(id), operation, null);
             return won;
         });
     }

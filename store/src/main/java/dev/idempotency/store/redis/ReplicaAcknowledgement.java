@@ -1,6 +1,7 @@
 package dev.idempotency.store.redis;
 
 import dev.idempotency.store.OwnershipToken;
+import dev.idempotency.store.StoreNotReplicatedException;
 import dev.idempotency.store.StoreUnavailableException;
 import redis.clients.jedis.Jedis;
 
@@ -25,15 +26,20 @@ final class ReplicaAcknowledgement {
         this.endpoint = endpoint;
     }
 
-    /** Returns once enough replicas have what this connection wrote; else unavailable, carrying {@code writing}. */
-    void await(Jedis redis, String operation, OwnershipToken writing) {
+    /**
+     * Returns once enough replicas hold everything the master has taken so far ({@code marker} is the counter written
+     * first); else a reservation ({@code writing} its token) is unavailable, and a response is not replicated: sending
+     * it again would only find it on this master, so it is not sent again.
+     */
+    void await(Jedis redis, byte[] marker, String operation, OwnershipToken writing) {
         if (replicas == 0) return;
+        redis.incr(marker);
         long acknowledged = redis.waitReplicas(replicas, waitMillis);
-        if (acknowledged < replicas) {
-            throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: " + operation
-                    + " acknowledged by " + acknowledged + " of the " + replicas + " replica(s) setting 'replica-acks' "
-                    + "asks for within " + waitMillis + " ms; the master holds it, a failover may lose it", null,
-                    writing);
-        }
+        if (acknowledged >= replicas) return;
+        String message = "idempotency store (" + endpoint + ") unavailable: " + operation + " acknowledged by "
+                + acknowledged + " of the " + replicas + " replica(s) setting 'replica-acks' asks for within "
+                + waitMillis + " ms; the master holds it, a failover may lose it";
+        if (writing != null) throw new StoreUnavailableException(message, null, writing);
+        throw new StoreNotReplicatedException(message, null, null);
     }
 }

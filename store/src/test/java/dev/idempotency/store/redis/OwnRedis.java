@@ -104,6 +104,21 @@ final class OwnRedis implements AutoCloseable {
         return null;
     }
 
+    /** SIGSTOP: its connections stay open, and it answers nothing (a replica then acknowledges nothing). */
+    void pause() throws Exception {
+        signal("-STOP");
+    }
+
+    /** SIGCONT after {@link #pause}. */
+    void resume() throws Exception {
+        signal("-CONT");
+    }
+
+    private void signal(String which) throws Exception {
+        Process kill = new ProcessBuilder("kill", which, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) throw new IllegalStateException("kill " + which + " failed");
+    }
+
     /** SIGKILL: a crash, with nothing flushed or handed over. */
     void kill() throws InterruptedException {
         process.destroyForcibly().waitFor();

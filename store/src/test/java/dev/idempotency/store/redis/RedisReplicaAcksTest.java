@@ -3,6 +3,7 @@ package dev.idempotency.store.redis;
 import dev.idempotency.store.Reservation;
 import dev.idempotency.store.Reservation.Outcome;
 import dev.idempotency.store.StoreConfigurationException;
+import dev.idempotency.store.StoreNotReplicatedException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.StoredResponse;
@@ -59,11 +60,36 @@ class RedisReplicaAcksTest {
             assertTrue(refused.getMessage().contains("acknowledged by 0 of the 1 replica(s)"), refused.getMessage());
             assertNotNull(refused.possiblyReserved(), "the master holds the key: the token goes back with the refusal");
             assertEquals("after", refused.possiblyReserved().key());
-            assertThrows(StoreUnavailableException.class, () -> acknowledged.complete(open.token(), OK),
-                    "a response no replica holds does not count either");
+            assertThrows(StoreNotReplicatedException.class, () -> acknowledged.complete(open.token(), OK),
+                    "a response no replica holds does not count either, and is not sent again");
             assertEquals(Outcome.REPLAY, acknowledged.reserve("t", "before", "fp").outcome(), "reading waits for nothing");
 
             assertEquals(Outcome.ACQUIRED, masterAlone.reserve("t", "after", "fp").outcome(), "replica-acks 0: the master's word");
+        }
+    }
+
+    /**
+     * WAIT waits for its own connection's last write only: a connection that wrote nothing (a script that found its
+     * work done, a write sent again after its first connection broke) must still wait for the replicas. The replica is
+     * stopped (SIGSTOP), so it stays connected and acknowledges nothing.
+     */
+    @Test
+    void aWaitCoversWhatOtherConnectionsWroteEvenOnAConnectionThatWroteNothing() throws Exception {
+        try (OwnRedis master = OwnRedis.start("--maxmemory-policy", "noeviction");
+             OwnRedis replica = OwnRedis.start("--replicaof", "127.0.0.1", Integer.toString(master.port));
+             Jedis writer = master.connect(); Jedis fresh = master.connect()) {
+            writer.set("written", "on another connection");
+            Await.until("the replica to follow the master", Duration.ofSeconds(30), () -> writer.waitReplicas(1, 500), n -> n == 1L);
+            replica.pause();
+            try {
+                writer.set("written", "again, not replicated");
+                ReplicaAcknowledgement acks = new ReplicaAcknowledgement(1, QUERY, RedisEndpoint.of(settings(master.url(), 1)));
+                StoreNotReplicatedException e = assertThrows(StoreNotReplicatedException.class,
+                        () -> acks.await(fresh, KeyLayout.bytes("acks"), "complete", null));
+                assertTrue(e.getMessage().contains("acknowledged by 0 of the 1"), e.getMessage());
+            } finally {
+                replica.resume();
+            }
         }
     }
 

@@ -102,6 +102,9 @@ class RedisSettingsTest {
         assertEquals(0, tls.database);
         assertEquals("from-env", tls.password);
         assertNull(StoreFamilies.refusal(StoreSettings.builder().url("redis-sentinel://s1:26379,s2:26379/primary").build()));
+        RedisEndpoint slashInPassword = endpoint(StoreSettings.builder().url("redis-sentinel://app:hun/ter2@s1:26380/primary"));
+        assertEquals("hun/ter2", slashInPassword.password);
+        assertEquals("s1", slashInPassword.sentinels.get(0)[0]);
         StoreSettings hidden = StoreSettings.builder().url("redis-sentinel://app:hunter2@s1,s2/primary").build();
         assertEquals("redis-sentinel://app:***@s1,s2/primary", hidden.redactedUrl());
         assertFalse(RedisEndpoint.of(hidden).toString().contains("hunter2"));
@@ -110,7 +113,7 @@ class RedisSettingsTest {
     @ParameterizedTest
     @ValueSource(strings = {"redis-sentinel://s1:26379", "redis-sentinel://s1:26379/", "redis-sentinel://app:hunter2@s1,,s2/m",
             "redis-sentinel://s1:0/m", "redis-sentinel://s1:port/m", "redis-sentinel://s1/m/zero", "redis-sentinel://s1/m/1/2",
-            "redis-sentinel://app:hunter2@s1/m?db=1", "rediss-sentinel://[::1/m"})
+            "redis-sentinel://app:hunter2@s1/m?db=1", "rediss-sentinel://[::1/m", "redis-sentinel://app:hun%zzter2@s1/m"})
     void malformedSentinelUrlsAreRefusedWithTheShapeExpectedAndNoPassword(String url) {
         StoreSettings settings = StoreSettings.builder().url(url).build();
         String refusal = StoreFamilies.refusal(settings);
