@@ -180,7 +180,7 @@ if wants_any mariadb-ceiling h2-ceiling redis-ceiling; then
   ./mvnw -q -B -pl store test-compile
   cp -r "$ROOT/store/target/classes" "$WORK/store-classes"
   mkdir -p "$WORK/ceiling-classes/dev/idempotency/store/bench"
-  cp "$ROOT"/store/target/test-classes/dev/idempotency/store/bench/JdbcCeilingBenchmark*.class "$WORK/ceiling-classes/dev/idempotency/store/bench/"
+  cp "$ROOT"/store/target/test-classes/dev/idempotency/store/bench/{JdbcCeilingBenchmark,CeilingLoop}*.class "$WORK/ceiling-classes/dev/idempotency/store/bench/"
   mkdir -p "$WORK/ceiling-classes/dev/idempotency/store/redis"
   cp "$ROOT"/store/target/test-classes/dev/idempotency/store/redis/RedisCeilingBenchmark*.class "$WORK/ceiling-classes/dev/idempotency/store/redis/"
   ./mvnw -q -B -pl store dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$WORK/store.classpath" >/dev/null

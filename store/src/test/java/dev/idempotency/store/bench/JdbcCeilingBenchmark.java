@@ -8,14 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The database's ceiling for keyed requests: the two single-row statements of a first request (reserve a new key,
@@ -57,20 +53,32 @@ public final class JdbcCeilingBenchmark {
 
         List<Connection> connections = new ArrayList<>();
         try {
-            // Connected before the clock starts, as pgbench reports tps "without initial connection time".
-            for (int i = 0; i < clients; i++) connections.add(DriverManager.getConnection(url, properties));
-            if (warmUp > 0) cycles(connections, statements, warmUp, "w", new ArrayList<>(), new AtomicLong());
-            List<long[]> latencies = new ArrayList<>();
-            AtomicLong errors = new AtomicLong();
-            long begin = System.nanoTime();
-            long requests = cycles(connections, statements, seconds, "m", latencies, errors);
-            long durationMicros = (System.nanoTime() - begin) / 1000;
-            long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-            System.out.printf("RESULT requests=%d duration_us=%d p50_us=%d p99_us=%d errors=%d%n", requests, durationMicros,
-                    percentile(all, 0.50), percentile(all, 0.99), errors.get());
+            // Connected and prepared before the clock starts, as pgbench reports tps "without initial connection time".
+            List<CeilingLoop.Cycle> cycles = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                Connection connection = DriverManager.getConnection(url, properties);
+                connections.add(connection);
+                cycles.add(cycle(connection.prepareStatement(statements[0]), connection.prepareStatement(statements[1])));
+            }
+            CeilingLoop.measure(cycles, warmUp, seconds);
         } finally {
             for (Connection c : connections) c.close();
         }
+    }
+
+    /** Reserve a new key, then record its response: one request's two statements. */
+    private static CeilingLoop.Cycle cycle(PreparedStatement reserve, PreparedStatement complete) {
+        return key -> {
+            reserve.setString(1, key);
+            complete.setString(1, HEADERS);
+            complete.setBytes(2, BODY);
+            complete.setString(3, key);
+            try {
+                return reserve.executeUpdate() == 1 && complete.executeUpdate() == 1;
+            } catch (SQLTransactionRollbackException deadlockVictim) {
+                return false; // InnoDB's gap locks can pick one: counted, and the client goes on
+            }
+        };
     }
 
     /** The reserve insert and the complete update, as the store's dialect writes them (constants where it binds). */
@@ -102,57 +110,5 @@ public final class JdbcCeilingBenchmark {
                 "UPDATE " + table + " SET status = 'COMPLETED', response_status = 201, response_headers = ?, response_body = ?, "
                         + "lease_expires_at = NULL, updated_at = " + now + " WHERE scope = '" + SCOPE + "' AND idem_key = ? "
                         + "AND owner_token = '" + TOKEN + "' AND status IN ('IN_FLIGHT', 'UNKNOWN')"};
-    }
-
-    private static long cycles(List<Connection> connections, String[] statements, int seconds, String phase, List<long[]> latencies,
-                               AtomicLong errors) throws InterruptedException {
-        AtomicLong total = new AtomicLong();
-        CountDownLatch done = new CountDownLatch(connections.size());
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        // Keys unique across runs on the same table, as pgbench's random ones are.
-        String run = Long.toHexString(System.currentTimeMillis()) + "-" + phase;
-        for (int t = 0; t < connections.size(); t++) {
-            Connection connection = connections.get(t);
-            String client = run + "-" + t + "-";
-            new Thread(() -> {
-                int n = 0;
-                long[] samples = new long[1024];
-                try (PreparedStatement reserve = connection.prepareStatement(statements[0]);
-                     PreparedStatement complete = connection.prepareStatement(statements[1])) {
-                    while (System.nanoTime() < end) {
-                        String key = client + n;
-                        long start = System.nanoTime();
-                        reserve.setString(1, key);
-                        complete.setString(1, HEADERS);
-                        complete.setBytes(2, BODY);
-                        complete.setString(3, key);
-                        try {
-                            if (reserve.executeUpdate() != 1 || complete.executeUpdate() != 1) errors.incrementAndGet();
-                        } catch (SQLTransactionRollbackException deadlockVictim) {
-                            errors.incrementAndGet(); // InnoDB's gap locks can pick one: counted, and the client goes on
-                        }
-                        if (n == samples.length) samples = Arrays.copyOf(samples, n * 2);
-                        samples[n] = System.nanoTime() - start;
-                        n++;
-                    }
-                } catch (SQLException e) {
-                    errors.incrementAndGet();
-                    System.err.println("client failed: " + e);
-                } finally {
-                    synchronized (latencies) {
-                        latencies.add(Arrays.copyOf(samples, n));
-                    }
-                    total.addAndGet(n);
-                    done.countDown();
-                }
-            }).start();
-        }
-        done.await();
-        return total.get();
-    }
-
-    private static long percentile(long[] sorted, double p) {
-        if (sorted.length == 0) return 0;
-        return sorted[Math.min(sorted.length - 1, (int) (sorted.length * p))] / 1000;
     }
 }

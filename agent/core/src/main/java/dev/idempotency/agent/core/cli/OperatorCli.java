@@ -9,7 +9,6 @@ import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.families.StoreFamilies;
-import dev.idempotency.store.jdbc.JdbcIdempotencyStore;
 
 import java.io.File;
 import java.util.Locale;
@@ -123,17 +122,22 @@ public final class OperatorCli {
     }
 
     IdempotencyStore openStore(CliArguments arguments) {
-        StoreSettings settings = storeSettings(config(arguments));
+        return openStore(storeSettings(config(arguments)));
+    }
+
+    /**
+     * The store of these settings (from {@link #storeSettings}), its table or prefix validated now: a store connects
+     * on first use, and a typo must say so before the command acts.
+     */
+    IdempotencyStore openStore(StoreSettings settings) {
         StoreSettings validating = settings.toBuilder()
                 .schemaMode(settings.schemaMode() == SchemaMode.NONE ? SchemaMode.NONE : SchemaMode.VALIDATE).build();
-        if (!StoreSettings.isRedisUrl(settings.url())) return JdbcIdempotencyStore.open(validating);
-        // A Redis store connects on first use: its prefix is checked now, so that a typo says so.
-        IdempotencyStore redis = StoreFamilies.open(validating);
+        IdempotencyStore store = StoreFamilies.open(validating);
         try {
-            redis.checkSchema();
-            return redis;
+            store.checkSchema();
+            return store;
         } catch (RuntimeException e) {
-            redis.close();
+            store.close();
             throw e;
         }
     }

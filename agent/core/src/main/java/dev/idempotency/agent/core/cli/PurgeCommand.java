@@ -1,6 +1,7 @@
 package dev.idempotency.agent.core.cli;
 
 import dev.idempotency.store.IdempotencyStore;
+import dev.idempotency.store.StoreSettings;
 
 /**
  * {@code purge}: deletes expired keys now, in the store's batches (each its own short statement), so it is safe beside
@@ -19,13 +20,14 @@ final class PurgeCommand {
         arguments.allowOnly("purge");
         arguments.expectPositional("purge", 1);
         long[] total = {0};
-        try (IdempotencyStore store = cli.openStore(arguments)) {
+        StoreSettings settings = OperatorCli.storeSettings(cli.config(arguments));
+        try (IdempotencyStore store = cli.openStore(settings)) {
             int deleted = store.purgeExpired(batch -> {
                 total[0] += batch;
                 console.out.println("purged " + batch + " keys (" + total[0] + " so far)");
             });
             console.out.println("done: " + deleted + " expired " + (deleted == 1 ? "key" : "keys") + " deleted from "
-                    + OperatorCli.storeSettings(cli.config(arguments)).table());
+                    + settings.table());
         }
         return OperatorCli.OK;
     }
