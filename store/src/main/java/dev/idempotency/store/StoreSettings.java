@@ -65,7 +65,8 @@ public final class StoreSettings {
         if (!url.startsWith("jdbc:") && !StoreSettings.isRedisUrl(url)) {
             fail("url", redacted(url), "a JDBC URL (jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql:, jdbc:h2:) or a "
                     + "Redis URL (redis://[user:password@]host:port[/db], rediss:// for TLS, "
-                    + "redis-sentinel://host:26379[,host:26379...]/master-name[/db] for Sentinel)");
+                    + "redis-sentinel://host:26379[,host:26379...]/master-name[/db] for Sentinel, "
+                    + "redis-cluster://host:6379[,host:6379...] for a Cluster)");
         }
         if (!TABLE_NAME.matcher(table).matches()) fail("table", table, "an SQL identifier, optionally schema-qualified (letters, digits, _)");
         if (replicaAcks < 0 || replicaAcks > MAX_REPLICA_ACKS) {
@@ -186,17 +187,18 @@ public final class StoreSettings {
         return redacted(url);
     }
 
+    /** Whether a URL names a Redis store: standalone, through Sentinel or a Cluster, with or without TLS. */
+    public static boolean isRedisUrl(String url) {
+        return url.startsWith("redis://") || url.startsWith("rediss://") || url.startsWith("redis-sentinel://")
+                || url.startsWith("rediss-sentinel://") || url.startsWith("redis-cluster://")
+                || url.startsWith("rediss-cluster://");
+    }
+
     /**
      * A store URL with any password masked, for log lines and messages: a JDBC URL's password parameter, and the
      * password of a URL's user information ({@code redis://user:password@host},
      * {@code jdbc:mysql://user:password@host}).
      */
-    /** Whether a URL names a Redis store: standalone or through Sentinel, with or without TLS. */
-    public static boolean isRedisUrl(String url) {
-        return url.startsWith("redis://") || url.startsWith("rediss://") || url.startsWith("redis-sentinel://")
-                || url.startsWith("rediss-sentinel://");
-    }
-
     public static String redacted(String url) {
         return url.replaceAll("(?i)(password=)[^&;]*", "$1***")
                 .replaceFirst("^((?:jdbc:)?[A-Za-z][A-Za-z0-9+.-]*://[^:@/?#]*:)[^@]*@", "$1***@");

@@ -6,31 +6,40 @@ import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisSentinelPool;
+import redis.clients.jedis.exceptions.JedisAskDataException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.util.Pool;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 import javax.net.ssl.SSLParameters;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The store's connections: a request pool of {@code pool-size} and a background pool of two (heartbeat renewals,
- * sweep, purge, operators), so a busy request path never starves the heartbeat. Connecting waits at most the connect
- * timeout, for a free connection too; a command's answer at most the query timeout. Every client failure becomes a
- * {@link StoreException}: {@link StoreUnavailableException} when the server is away, slow or refusing writes.
+ * sweep, purge, operators), so a busy request path never starves the heartbeat; in a Cluster, pools of that size per
+ * node. Every piece of work names the key whose slot it touches, so that in a Cluster it runs on that slot's master.
+ * Connecting waits at most the connect timeout, for a free connection too; a command's answer at most the query
+ * timeout. Every client failure becomes a {@link StoreException}: {@link StoreUnavailableException} when the server is
+ * away, slow or refusing writes.
  */
 final class RedisConnections implements AutoCloseable {
     private static final int BACKGROUND_POOL_SIZE = 2;
+    /** MOVED and ASK followed for one piece of work; a migrating slot is waited for up to the query timeout. */
+    private static final int MAX_REDIRECTIONS = 5;
 
     /** Work on one connection. */
     interface Work<T> {
@@ -51,16 +60,27 @@ final class RedisConnections implements AutoCloseable {
         }
     }
 
+    /** A Cluster's answer that the work belongs elsewhere, or must wait for a slot's migration: nothing ran. */
+    private static final class Redirected extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Redirected(JedisDataException cause) {
+            super(cause);
+        }
+    }
+
     private final RedisEndpoint endpoint;
-    private final Pool<Jedis> requests;
-    private final Pool<Jedis> background;
+    private final long queryTimeoutNanos;
+    private final RedisNodes requests;
+    private final RedisNodes background;
 
     RedisConnections(RedisEndpoint endpoint, StoreSettings settings) {
         this.endpoint = endpoint;
+        this.queryTimeoutNanos = settings.queryTimeout().toNanos();
         JedisClientConfig client = clientConfig(endpoint, settings.connectTimeout(), settings.queryTimeout());
-        this.requests = pool(endpoint, settings.poolSize(), settings, client);
+        this.requests = nodes(endpoint, settings.poolSize(), settings, client);
         try {
-            this.background = pool(endpoint, BACKGROUND_POOL_SIZE, settings, client);
+            this.background = nodes(endpoint, BACKGROUND_POOL_SIZE, settings, client);
         } catch (RuntimeException e) {
             requests.close();
             throw e;
@@ -68,15 +88,26 @@ final class RedisConnections implements AutoCloseable {
     }
 
     /**
-     * A pool of connections to the server, or to the master the sentinels name now: such a pool follows the sentinels'
-     * announcements of a new master and then drops the connections to the old one. Asking the sentinels happens here,
-     * so a store whose sentinels all fail to answer does not open.
+     * Connections to the server, to the master the sentinels name now (such a pool follows the sentinels'
+     * announcements of a new master and then drops the connections to the old one), or to a Cluster's nodes. Asking
+     * the sentinels or the seed nodes happens here, so a store none of them answers for does not open.
      */
-    private static Pool<Jedis> pool(RedisEndpoint endpoint, int size, StoreSettings settings,
+    private static RedisNodes nodes(RedisEndpoint endpoint, int size, StoreSettings settings,
             JedisClientConfig client) {
-        GenericObjectPoolConfig<Jedis> config = poolConfig(size, settings.connectTimeout());
+        if (endpoint.cluster()) {
+            Set<HostAndPort> seeds = new LinkedHashSet<>();
+            for (String[] s : endpoint.clusterSeeds) seeds.add(new HostAndPort(s[0], Integer.parseInt(s[1])));
+            try {
+                return new ClusterPools(seeds, client, poolConfig(size, settings.connectTimeout()));
+            } catch (JedisException e) {
+                throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: no seed node "
+                        + "told the Cluster's slots: " + describe(e), e);
+            }
+        }
         if (!endpoint.viaSentinel()) {
-            return new JedisPool(config, new HostAndPort(endpoint.host, endpoint.port), client);
+            HostAndPort server = new HostAndPort(endpoint.host, endpoint.port);
+            return new ServerPool(new JedisPool(poolConfig(size, settings.connectTimeout()), server, client),
+                    () -> server);
         }
         Set<HostAndPort> sentinels = new LinkedHashSet<>();
         for (String[] s : endpoint.sentinels) sentinels.add(new HostAndPort(s[0], Integer.parseInt(s[1])));
@@ -86,7 +117,9 @@ final class RedisConnections implements AutoCloseable {
                 .socketTimeoutMillis((int) settings.queryTimeout().toMillis()).clientName("idempotency-store");
         if (endpoint.tls) asking.ssl(true).sslParameters(checkedHostName());
         try {
-            return new JedisSentinelPool(endpoint.masterName, sentinels, config, client, asking.build());
+            JedisSentinelPool pool = new JedisSentinelPool(endpoint.masterName, sentinels,
+                    poolConfig(size, settings.connectTimeout()), client, asking.build());
+            return new ServerPool(pool, pool::getCurrentHostMaster);
         } catch (JedisException e) {
             throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: no sentinel named "
                     + "the master '" + endpoint.masterName + "': " + describe(e), e);
@@ -109,8 +142,8 @@ final class RedisConnections implements AutoCloseable {
         return b.build();
     }
 
-    private static GenericObjectPoolConfig<Jedis> poolConfig(int size, Duration connectTimeout) {
-        GenericObjectPoolConfig<Jedis> config = new GenericObjectPoolConfig<>();
+    private static <C> GenericObjectPoolConfig<C> poolConfig(int size, Duration connectTimeout) {
+        GenericObjectPoolConfig<C> config = new GenericObjectPoolConfig<>();
         config.setMaxTotal(size);
         config.setMaxIdle(size);
         config.setMinIdle(0);
@@ -121,66 +154,160 @@ final class RedisConnections implements AutoCloseable {
         return config;
     }
 
-    <T> T request(String operation, Work<T> work) {
-        return run(requests, operation, null, (redis, repeated) -> work.on(redis));
+    boolean cluster() {
+        return requests.cluster();
     }
 
-    <T> T request(String operation, RepeatableWork<T> work) {
-        return run(requests, operation, null, work);
+    /** Work on the connection to the master of {@code key}'s slot. */
+    <T> T request(String operation, byte[] key, Work<T> work) {
+        return run(requests, operation, key, null, (redis, repeated) -> work.on(redis));
+    }
+
+    <T> T request(String operation, byte[] key, RepeatableWork<T> work) {
+        return run(requests, operation, key, null, work);
     }
 
     /**
      * A write that may give {@code token} a key: if its answer is lost, the failure carries the token
      * ({@link StoreUnavailableException#possiblyReserved()}).
      */
-    <T> T reserving(OwnershipToken token, Work<T> work) {
-        return run(requests, "reserve", token, (redis, repeated) -> work.on(redis));
+    <T> T reserving(OwnershipToken token, byte[] key, Work<T> work) {
+        return run(requests, "reserve", key, token, (redis, repeated) -> work.on(redis));
     }
 
-    <T> T background(String operation, Work<T> work) {
-        return run(background, operation, null, (redis, repeated) -> work.on(redis));
+    <T> T background(String operation, byte[] key, Work<T> work) {
+        return run(background, operation, key, null, (redis, repeated) -> work.on(redis));
+    }
+
+    /** The masters now: the one server, or each master of a Cluster. */
+    List<HostAndPort> masters(String operation) {
+        try {
+            return background.masters();
+        } catch (JedisException e) {
+            throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: cannot tell its "
+                    + "masters for " + operation + ": " + describe(e), e);
+        }
+    }
+
+    /** Work on one master ({@link #masters}), on a background connection; only reads, so tried once. */
+    <T> T onMaster(String operation, HostAndPort master, Work<T> work) {
+        Route route = new Route(null);
+        route.node = master;
+        try {
+            return attempt(background, operation, route, null, (redis, repeated) -> work.on(redis), false);
+        } catch (BrokenConnection | Redirected e) {
+            throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during " + operation
+                    + " on " + master + ": " + describe(e.getCause()), e.getCause());
+        }
     }
 
     int requestConnectionsInUse() {
-        return requests.getNumActive();
+        return requests.inUse();
+    }
+
+    /** Where the next attempt goes: the master of the key's slot, or the node an ASK named (after ASKING). */
+    private static final class Route {
+        final byte[] key;
+        HostAndPort node;
+        boolean asking;
+
+        Route(byte[] key) {
+            this.key = key;
+        }
     }
 
     /**
      * Once, and once more on a new connection when the server had closed the one lent (a restart, a failover, an idle
      * timeout, {@code CLIENT KILL}): the pool's other idle connections are then most likely closed too, and are
-     * dropped, so that one failure costs one retry, not one 503 per pooled connection. A connection that timed out is
-     * not retried: the server may be busy, and the caller must hear so within the query timeout. The work is sent
-     * again with {@code repeated} set: a reservation then finds its own token, a completion its own response.
+     * dropped, so that one failure costs one retry, not one 503 per pooled connection (in a Cluster, the slot map is
+     * learnt again too: the master may have gone for good). A connection that timed out is not retried: the server
+     * may be busy, and the caller must hear so within the query timeout. The work is sent again with {@code repeated}
+     * set: a reservation then finds its own token, a completion its own response. A Cluster's redirections are
+     * followed, and a slot in migration waited for, within the query timeout.
      */
-    private <T> T run(Pool<Jedis> pool, String operation, OwnershipToken writing, RepeatableWork<T> work) {
-        try {
-            return attempt(pool, operation, writing, work, false);
-        } catch (BrokenConnection broken) {
-            pool.clear();
+    private <T> T run(RedisNodes nodes, String operation, byte[] key, OwnershipToken writing,
+            RepeatableWork<T> work) {
+        Route route = new Route(key);
+        boolean repeated = false;
+        boolean reconnected = false;
+        int redirections = 0;
+        int waits = 0;
+        long deadline = System.nanoTime() + queryTimeoutNanos;
+        while (true) {
             try {
-                return attempt(pool, operation, writing, work, true);
-            } catch (BrokenConnection again) {
-                throw unavailable(operation, (JedisException) again.getCause(), writing);
+                return attempt(nodes, operation, route, writing, work, repeated);
+            } catch (BrokenConnection broken) {
+                if (reconnected) throw unavailable(operation, (JedisException) broken.getCause(), writing);
+                reconnected = true;
+                repeated = true;
+                nodes.dropIdle();
+                relearnSlots(nodes);
+                route = new Route(key);
+            } catch (Redirected r) {
+                JedisDataException answer = (JedisDataException) r.getCause();
+                if (!nodes.cluster()) {
+                    throw new StoreUnavailableException("idempotency store (" + endpoint + ") refused " + operation
+                            + ": " + answer.getMessage() + " (the server is a node of a Redis Cluster: name its "
+                            + "nodes in a redis-cluster:// URL)", answer, writing);
+                }
+                boolean waiting = !(answer instanceof JedisRedirectionException);
+                if (!waiting && ++redirections > MAX_REDIRECTIONS || System.nanoTime() - deadline > 0) {
+                    throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during "
+                            + operation + ": " + (waiting ? "the slot still migrates" : "the Cluster still redirects "
+                            + "after " + redirections + " redirections") + ": " + answer.getMessage(), answer, writing);
+                }
+                route = follow(nodes, key, answer, ++waits);
+                repeated = true; // the answer may have come after some of the work ran
             } catch (StoreUnavailableException e) {
-                // The first sending may have gone in, whatever became of the second (no connection, a refusal).
-                if (writing == null || e.possiblyReserved() != null) throw e;
+                // Sent before on a connection that broke: the first sending may have gone in.
+                if (writing == null || !repeated || e.possiblyReserved() != null) throw e;
                 throw new StoreUnavailableException(e.getMessage(), e.getCause(), writing);
             }
         }
     }
 
-    private <T> T attempt(Pool<Jedis> pool, String operation, OwnershipToken writing, RepeatableWork<T> work,
-            boolean repeated) {
+    /** The next route after a redirection: a MOVED slot's new master, an ASK's node, or a pause for TRYAGAIN. */
+    private static Route follow(RedisNodes nodes, byte[] key, JedisDataException answer, int tries) {
+        Route next = new Route(key);
+        if (answer instanceof JedisAskDataException) {
+            next.node = ((JedisAskDataException) answer).getTargetNode();
+            next.asking = true;
+        } else if (answer instanceof JedisRedirectionException) {
+            relearnSlots(nodes);
+        } else {
+            // TRYAGAIN: the slot's keys are split between two nodes while it migrates; the migration moves on.
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.min(50, 1L << Math.min(tries, 6))));
+        }
+        return next;
+    }
+
+    private static void relearnSlots(RedisNodes nodes) {
+        try {
+            nodes.relearnSlots();
+        } catch (JedisException unreachable) {
+            // no node answers now: the next attempt fails on its own, as it should
+        }
+    }
+
+    private <T> T attempt(RedisNodes nodes, String operation, Route route, OwnershipToken writing,
+            RepeatableWork<T> work, boolean repeated) {
         Jedis redis;
         try {
-            redis = pool.getResource();
+            redis = route.node != null ? nodes.borrow(route.node) : nodes.borrow(route.key);
         } catch (JedisException e) {
+            // A Cluster's master that went away: the slot map is learnt again, so that once a replica is promoted
+            // the next request goes there.
+            if (nodes.cluster()) relearnSlots(nodes);
             throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: cannot connect for "
                     + operation + ": " + describe(e), e);
         }
         try (Jedis borrowed = redis) {
+            if (route.asking) borrowed.asking();
             return work.on(borrowed, repeated);
+        } catch (JedisRedirectionException e) {
+            throw new Redirected(e);
         } catch (JedisDataException e) {
+            if (nodes.cluster() && inMigration(String.valueOf(e.getMessage()))) throw new Redirected(e);
             throw refused(operation, e);
         } catch (JedisConnectionException e) {
             if (!timedOut(e)) throw new BrokenConnection(e);
@@ -188,6 +315,16 @@ final class RedisConnections implements AutoCloseable {
         } catch (JedisException e) {
             throw unavailable(operation, e, writing);
         }
+    }
+
+    /**
+     * A slot's keys split between two nodes while it migrates: TRYAGAIN for a command's declared keys; for a key a
+     * per-bucket script reads without declaring it (a key hash found through an index), the script stops with an
+     * error at that key. Either way the work is tried again once the migration moved on; a per-bucket script's
+     * earlier deletions stand, and it finds them done.
+     */
+    private static boolean inMigration(String message) {
+        return message.startsWith("TRYAGAIN") || message.contains("access a non local key");
     }
 
     /** Sent, and no answer (timeout, broken connection): the write may have happened. */
@@ -230,7 +367,7 @@ final class RedisConnections implements AutoCloseable {
     }
 
     /** The failure and those of its causes that add something (clients often repeat a cause's message as their own). */
-    private static String describe(Throwable e) {
+    static String describe(Throwable e) {
         StringBuilder s = new StringBuilder(String.valueOf(e.getMessage()));
         for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
             String m = c.getMessage();

@@ -2,6 +2,7 @@ package dev.idempotency.store.redis;
 
 import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreSettings;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -15,9 +16,10 @@ import static dev.idempotency.store.redis.RedisDiagnosis.Finding.Level.OK;
 import static dev.idempotency.store.redis.RedisDiagnosis.Finding.Level.WARN;
 
 /**
- * What the operator's {@code doctor} checks on a Redis store, on one background connection, changing nothing: the
- * server and its role, eviction (an evicted key's retry runs again), persistence (a restart without data forgets every
- * key), replicas against {@code replica-acks}, {@code min-replicas-to-write}, and the layout under the prefix.
+ * What the operator's {@code doctor} checks on a Redis store, on background connections, changing nothing: each master
+ * (every master of a Cluster, and the Cluster's state) and its role, eviction (an evicted key's retry runs again),
+ * persistence (a restart without data forgets every key), replicas against {@code replica-acks}, {@code
+ * min-replicas-to-write}, and the layout under the prefix.
  */
 public final class RedisDiagnosis {
     /** One line of the diagnosis. */
@@ -47,27 +49,59 @@ public final class RedisDiagnosis {
      */
     public static List<Finding> of(RedisIdempotencyStore store, StoreSettings configured) {
         RedisDiagnosis d = new RedisDiagnosis();
-        store.connections().background("diagnose the store", redis -> {
-            d.look(redis, configured, store.layout(), store.endpoint());
-            return null;
-        });
+        RedisConnections connections = store.connections();
+        RedisEndpoint endpoint = store.endpoint();
+        List<HostAndPort> masters = connections.masters("diagnose the store");
+        for (HostAndPort master : masters) {
+            connections.onMaster("diagnose the store", master, redis -> {
+                d.look(redis, configured, endpoint, endpoint.cluster() ? master + " (Cluster " + endpoint + ")"
+                        : endpoint.toString());
+                return null;
+            });
+        }
+        if (endpoint.cluster()) {
+            String info = connections.onMaster("diagnose the store", masters.get(0), redis -> redis.clusterInfo());
+            d.cluster(fields(info), masters.size());
+        }
+        byte[] marker = connections.background("diagnose the store", store.layout().layoutMarker(),
+                redis -> redis.get(store.layout().layoutMarker()));
+        d.layout(marker, store.layout(), configured.schemaMode());
         return d.findings;
     }
 
-    private void look(Jedis redis, StoreSettings settings, KeyLayout layout, RedisEndpoint endpoint) {
+    /** One server: each master of a Cluster, each line naming it. */
+    private void look(Jedis redis, StoreSettings settings, RedisEndpoint endpoint, String where) {
         Map<String, String> server = fields(redis.info("server"));
         Map<String, String> replication = fields(redis.info("replication"));
         String role = replication.getOrDefault("role", "unknown");
-        add(OK, "server", "Redis " + server.getOrDefault("redis_version", "?") + " at " + endpoint
+        add(OK, "server", "Redis " + server.getOrDefault("redis_version", "?") + " at " + where
                 + ", role " + role + (endpoint.viaSentinel() ? " (named by the sentinels)" : ""));
         if (!"master".equals(role)) {
             add(FAIL, "role", "the server is a " + role + ", which refuses writes -> point the URL at the master, "
                     + "or at the sentinels (redis-sentinel://)");
         }
+        String prefix = endpoint.cluster() ? where + ": " : "";
+        int before = findings.size();
         eviction(RedisStoreCheck.evictionPolicy(redis.info("memory")));
         persistence(fields(redis.info("persistence")), config(redis, "appendfsync"), config(redis, "save"));
         replicas(replication, settings.replicaAcks(), config(redis, "min-replicas-to-write"));
-        layout(redis.get(layout.layoutMarker()), layout, settings.schemaMode());
+        for (int i = before; i < findings.size(); i++) {
+            Finding f = findings.get(i);
+            findings.set(i, new Finding(f.level, f.check, prefix + f.message));
+        }
+    }
+
+    /** A Cluster as a whole: its state, and every slot served. */
+    private void cluster(Map<String, String> info, int masters) {
+        String state = info.getOrDefault("cluster_state", "unknown");
+        String covered = info.getOrDefault("cluster_slots_ok", "?");
+        if ("ok".equals(state) && "16384".equals(covered)) {
+            add(OK, "cluster", "cluster_state ok, all 16384 slots served by " + masters + " master(s), "
+                    + info.getOrDefault("cluster_known_nodes", "?") + " node(s) known");
+        } else {
+            add(FAIL, "cluster", "cluster_state " + state + ", " + covered + " of 16384 slots served: keys in the "
+                    + "other slots are answered 503 -> CLUSTER INFO, redis-cli --cluster check");
+        }
     }
 
     private void eviction(String policy) {

@@ -29,13 +29,15 @@ final class RedisEndpoint {
     final boolean tls;
     final String user;
     final String password;
-    /** The sentinels to ask for the master, host and port each; empty for a standalone server. */
+    /** The sentinels to ask for the master, host and port each; empty for a standalone server or a Cluster. */
     final List<String[]> sentinels;
-    /** The master's name at the sentinels, or null for a standalone server. */
+    /** The master's name at the sentinels, or null for a standalone server or a Cluster. */
     final String masterName;
+    /** A Cluster's seed nodes, host and port each; empty for a standalone server or Sentinel. */
+    final List<String[]> clusterSeeds;
 
     private RedisEndpoint(String host, int port, int database, boolean tls, String user, String password,
-            List<String[]> sentinels, String masterName) {
+            List<String[]> sentinels, String masterName, List<String[]> clusterSeeds) {
         this.host = host;
         this.port = port;
         this.database = database;
@@ -44,15 +46,21 @@ final class RedisEndpoint {
         this.password = password;
         this.sentinels = sentinels;
         this.masterName = masterName;
+        this.clusterSeeds = clusterSeeds;
     }
 
     boolean viaSentinel() {
         return masterName != null;
     }
 
+    boolean cluster() {
+        return !clusterSeeds.isEmpty();
+    }
+
     static RedisEndpoint of(StoreSettings settings) {
         String url = settings.url();
         if (url.startsWith("redis-sentinel://") || url.startsWith("rediss-sentinel://")) return sentinel(settings);
+        if (url.startsWith("redis-cluster://") || url.startsWith("rediss-cluster://")) return cluster(settings);
         URI uri;
         try {
             uri = new URI(url);
@@ -61,7 +69,8 @@ final class RedisEndpoint {
         }
         boolean tls = "rediss".equals(uri.getScheme());
         if (!tls && !"redis".equals(uri.getScheme())) {
-            throw refused(url, "neither redis://, rediss://, redis-sentinel:// nor rediss-sentinel://");
+            throw refused(url, "neither redis://, rediss://, redis-sentinel://, rediss-sentinel://, redis-cluster:// "
+                    + "nor rediss-cluster://");
         }
         String host = uri.getHost();
         if (host == null || host.isEmpty()) throw refused(url, "no host");
@@ -75,7 +84,7 @@ final class RedisEndpoint {
         if (path != null && !path.isEmpty() && !path.equals("/")) database = database(url, path.substring(1));
         String[] credentials = credentials(uri.getRawUserInfo(), settings);
         return new RedisEndpoint(host, uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort(), database, tls, credentials[0],
-                credentials[1], Collections.<String[]>emptyList(), null);
+                credentials[1], Collections.<String[]>emptyList(), null, Collections.<String[]>emptyList());
     }
 
     /** User and password: the settings', else the URL's user information (percent-decoded). */
@@ -96,35 +105,63 @@ final class RedisEndpoint {
     /** {@code redis-sentinel://[user:password@]host[:port][,host[:port]...]/master-name[/db]}, parsed by hand. */
     private static RedisEndpoint sentinel(StoreSettings settings) {
         String url = settings.url();
-        boolean tls = url.startsWith("rediss-");
-        String rest = url.substring(url.indexOf("://") + 3);
-        if (rest.indexOf('?') >= 0 || rest.indexOf('#') >= 0) {
-            throw refused(url, "query parameters are not read; give the user and password as "
-                    + "redis-sentinel://user:password@host:26379/master or in the store's user and password settings");
-        }
+        String rest = afterScheme(url, "redis-sentinel://user:password@host:26379/master");
         // The user information ends at the last '@' (a password may hold '/'), the sentinels at the next '/'.
         int at = rest.lastIndexOf('@');
         int slash = rest.indexOf('/', at + 1);
         if (slash < 0) throw refused(url, "no master name: the path names the master the sentinels watch");
         String authority = rest.substring(0, slash);
         String[] path = rest.substring(slash + 1).split("/", -1);
-        String[] credentials;
-        try {
-            credentials = credentials(at < 0 ? null : authority.substring(0, at), settings);
-        } catch (IllegalArgumentException badEscape) {
-            throw refused(url, "the user or password holds a '%' that starts no escape (write it as %25)");
-        }
-        List<String[]> sentinels = new ArrayList<>();
-        for (String hostPort : authority.substring(at + 1).split(",", -1)) sentinels.add(hostAndPort(url, hostPort));
+        String[] credentials = credentials(url, at < 0 ? null : authority.substring(0, at), settings);
+        List<String[]> sentinels = hosts(url, authority.substring(at + 1), DEFAULT_SENTINEL_PORT);
         String master = decode(path[0]);
         if (master.isEmpty()) throw refused(url, "no master name: the path names the master the sentinels watch");
         if (path.length > 2) throw refused(url, "the path is the master's name and at most a database number");
         int database = path.length == 2 && !path[1].isEmpty() ? database(url, path[1]) : 0;
-        return new RedisEndpoint(null, -1, database, tls, credentials[0], credentials[1],
-                Collections.unmodifiableList(sentinels), master);
+        return new RedisEndpoint(null, -1, database, url.startsWith("rediss-"), credentials[0], credentials[1],
+                sentinels, master, Collections.<String[]>emptyList());
     }
 
-    private static String[] hostAndPort(String url, String hostPort) {
+    /** {@code redis-cluster://[user:password@]host[:port][,host[:port]...]}, parsed by hand. */
+    private static RedisEndpoint cluster(StoreSettings settings) {
+        String url = settings.url();
+        String rest = afterScheme(url, "redis-cluster://user:password@host:6379,host:6379");
+        int at = rest.lastIndexOf('@');
+        int slash = rest.indexOf('/', at + 1);
+        String authority = slash < 0 ? rest : rest.substring(0, slash);
+        if (slash >= 0 && slash + 1 < rest.length()) {
+            throw refused(url, "a Redis Cluster has only database 0, and no path is read");
+        }
+        String[] credentials = credentials(url, at < 0 ? null : authority.substring(0, at), settings);
+        List<String[]> seeds = hosts(url, authority.substring(at + 1), DEFAULT_PORT);
+        return new RedisEndpoint(null, -1, 0, url.startsWith("rediss-"), credentials[0], credentials[1],
+                Collections.<String[]>emptyList(), null, seeds);
+    }
+
+    private static String afterScheme(String url, String example) {
+        String rest = url.substring(url.indexOf("://") + 3);
+        if (rest.indexOf('?') >= 0 || rest.indexOf('#') >= 0) {
+            throw refused(url, "query parameters are not read; give the user and password as " + example
+                    + " or in the store's user and password settings");
+        }
+        return rest;
+    }
+
+    private static String[] credentials(String url, String rawUserInfo, StoreSettings settings) {
+        try {
+            return credentials(rawUserInfo, settings);
+        } catch (IllegalArgumentException badEscape) {
+            throw refused(url, "the user or password holds a '%' that starts no escape (write it as %25)");
+        }
+    }
+
+    private static List<String[]> hosts(String url, String list, int defaultPort) {
+        List<String[]> hosts = new ArrayList<>();
+        for (String hostPort : list.split(",", -1)) hosts.add(hostAndPort(url, hostPort, defaultPort));
+        return Collections.unmodifiableList(hosts);
+    }
+
+    private static String[] hostAndPort(String url, String hostPort, int defaultPort) {
         String host = hostPort;
         String port = null;
         if (hostPort.startsWith("[")) {
@@ -139,8 +176,8 @@ final class RedisEndpoint {
             host = hostPort.substring(0, hostPort.indexOf(':'));
             port = hostPort.substring(hostPort.indexOf(':') + 1);
         }
-        if (host.isEmpty()) throw refused(url, "a sentinel without a host");
-        int number = DEFAULT_SENTINEL_PORT;
+        if (host.isEmpty()) throw refused(url, "a node without a host");
+        int number = defaultPort;
         if (port != null) {
             try {
                 number = Integer.parseInt(port);
@@ -174,21 +211,28 @@ final class RedisEndpoint {
     private static StoreConfigurationException refused(String url, String why) {
         return new StoreConfigurationException("store setting 'url' is '" + StoreSettings.redacted(url) + "': " + why
                 + "; expected redis://[user:password@]host[:port][/db], rediss://..., "
-                + "or redis-sentinel://[user:password@]host[:port][,host[:port]...]/master-name[/db]");
+                + "redis-sentinel://[user:password@]host[:port][,host[:port]...]/master-name[/db], "
+                + "or redis-cluster://[user:password@]host[:port][,host[:port]...]");
     }
 
     @Override
     public String toString() {
         String shownUser = user == null ? "" : user + "@";
+        if (cluster()) return hostList(tls ? "rediss-cluster://" : "redis-cluster://", shownUser, clusterSeeds);
         if (!viaSentinel()) {
             return (tls ? "rediss://" : "redis://") + shownUser + shown(host) + ":" + port + "/" + database;
         }
-        StringBuilder s = new StringBuilder(tls ? "rediss-sentinel://" : "redis-sentinel://").append(shownUser);
-        for (int i = 0; i < sentinels.size(); i++) {
+        return hostList(tls ? "rediss-sentinel://" : "redis-sentinel://", shownUser, sentinels) + "/" + masterName
+                + "/" + database;
+    }
+
+    private static String hostList(String scheme, String shownUser, List<String[]> hosts) {
+        StringBuilder s = new StringBuilder(scheme).append(shownUser);
+        for (int i = 0; i < hosts.size(); i++) {
             if (i > 0) s.append(',');
-            s.append(shown(sentinels.get(i)[0])).append(':').append(sentinels.get(i)[1]);
+            s.append(shown(hosts.get(i)[0])).append(':').append(hosts.get(i)[1]);
         }
-        return s.append('/').append(masterName).append('/').append(database).toString();
+        return s.toString();
     }
 
     private static String shown(String host) {

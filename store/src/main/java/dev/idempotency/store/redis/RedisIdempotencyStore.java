@@ -26,14 +26,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.IntConsumer;
 
 /**
- * {@link IdempotencyStore} on a standalone Redis server: one hash per key ({@link KeyLayout}), every compare-and-set
- * one Lua script ({@link Script}) run by the server on its own clock, so a lease or a ttl never depends on a node's
- * clock. Its parts: {@link RedisConnections} (pools, timeouts, failures), {@link RedisUpkeep} (sweep and purge by the
- * buckets' indexes), {@link RedisKeyAdministration} (the operator's side), {@link RedisStoreCheck} (what must hold of
- * the server). What Redis cannot do as the JDBC stores do is refused before anything connects ({@link RedisSettings}).
+ * {@link IdempotencyStore} on Redis (a standalone server, the master Sentinel names, or a Cluster): one hash per key
+ * ({@link KeyLayout}), every compare-and-set one Lua script ({@link Script}) run by the server on its own clock, so a
+ * lease or a ttl never depends on a node's clock. Its parts: {@link RedisConnections} (pools, timeouts, failures),
+ * {@link RedisUpkeep} (sweep and purge by the buckets' indexes), {@link RedisKeyAdministration} (the operator's side),
+ * {@link RedisStoreCheck} (what must hold of the server). What Redis cannot do as the JDBC stores do is refused before
+ * anything connects ({@link RedisSettings}).
  */
 public final class RedisIdempotencyStore implements IdempotencyStore {
     /** Longest scope or key, in characters, as for every store family. */
@@ -91,10 +93,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     @Override
     public void checkSchema() {
-        connections.background("check the store", redis -> {
-            RedisStoreCheck.check(redis, settings, layout, endpoint);
-            return null;
-        });
+        RedisStoreCheck.check(connections, settings, layout, endpoint);
     }
 
     @Override
@@ -104,8 +103,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         // Made before the write, so that it is known even if the write's answer never arrives.
         OwnershipToken owned = OwnershipToken.fresh(scope, key);
         byte[] id = KeyLayout.id(scope, key);
-        List<?> answer = (List<?>) connections.reserving(owned, redis -> {
-            List<?> done = (List<?>) Script.RESERVE.run(redis, layout.keysOf(id), id, KeyLayout.bytes(fingerprint),
+        byte[][] keys = layout.keysOf(id);
+        List<?> answer = (List<?>) connections.reserving(owned, keys[0], redis -> {
+            List<?> done = (List<?>) Script.RESERVE.run(redis, keys, id, KeyLayout.bytes(fingerprint),
                     KeyLayout.bytes(owned.token()), lease, ttl, policy, retention);
             String wrote = text(done.get(0));
             if (wrote.equals("ACQUIRED") || wrote.equals("REACQUIRED") || wrote.equals("OUTCOME_UNKNOWN")) {
@@ -147,9 +147,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         byte[] headers = ResponseCodec.headers(response);
         byte[] body = response.body();
         byte[] owner = KeyLayout.bytes(token.token());
+        byte[][] keys = layout.keysOf(id);
         // Sent again after a broken connection, a completion that went in the first time must still say it won.
-        return connections.request(operation, (redis, repeated) -> {
-            boolean won = one(script.run(redis, layout.keysOf(id), id, owner, status, headers, body,
+        return connections.request(operation, keys[0], (redis, repeated) -> {
+            boolean won = one(script.run(redis, keys, id, owner, status, headers, body,
                     repeated ? REPEATED : FIRST));
             if (won) replicas.await(redis, layout.acknowledgements(id), operation, null);
             return won;
@@ -160,31 +161,44 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     public boolean release(OwnershipToken token) {
         Objects.requireNonNull(token, "token");
         byte[] id = KeyLayout.id(token.scope(), token.key());
-        return connections.request("release", redis -> one(Script.RELEASE.run(redis, layout.keysOf(id), id,
+        byte[][] keys = layout.keysOf(id);
+        return connections.request("release", keys[0], redis -> one(Script.RELEASE.run(redis, keys, id,
                 KeyLayout.bytes(token.token()))));
     }
 
     /**
      * One script per token, pipelined: a heartbeat's renewals cost one round trip per {@value #RENEW_CHUNK} tokens,
-     * and each stays a compare-and-set of its own key (in a Cluster, the keys of one call are in many slots).
+     * and each stays a compare-and-set of its own key. In a Cluster, one pipeline per bucket, on its slot's master.
      */
     @Override
     public int renew(Collection<OwnershipToken> tokens) {
         if (tokens.isEmpty()) return 0;
-        List<OwnershipToken> all = new ArrayList<>(tokens);
-        return connections.background("renew", redis -> {
-            int renewed = 0;
-            for (int from = 0; from < all.size(); from += RENEW_CHUNK) {
-                List<OwnershipToken> chunk = all.subList(from, Math.min(all.size(), from + RENEW_CHUNK));
-                try {
-                    renewed += renewAll(redis, chunk);
-                } catch (JedisNoScriptException e) {
-                    Script.RENEW.cache(redis); // renewal is idempotent: sending the chunk again is safe
-                    renewed += renewAll(redis, chunk);
-                }
+        Map<Integer, List<OwnershipToken>> groups = new TreeMap<>();
+        for (OwnershipToken t : tokens) {
+            int group = connections.cluster() ? KeyLayout.bucket(KeyLayout.id(t.scope(), t.key())) : 0;
+            groups.computeIfAbsent(group, g -> new ArrayList<>()).add(t);
+        }
+        int renewed = 0;
+        for (List<OwnershipToken> group : groups.values()) {
+            OwnershipToken first = group.get(0);
+            renewed += connections.background("renew", layout.hash(KeyLayout.id(first.scope(), first.key())),
+                    redis -> renewInChunks(redis, group));
+        }
+        return renewed;
+    }
+
+    private int renewInChunks(Jedis redis, List<OwnershipToken> all) {
+        int renewed = 0;
+        for (int from = 0; from < all.size(); from += RENEW_CHUNK) {
+            List<OwnershipToken> chunk = all.subList(from, Math.min(all.size(), from + RENEW_CHUNK));
+            try {
+                renewed += renewAll(redis, chunk);
+            } catch (JedisNoScriptException e) {
+                Script.RENEW.cache(redis); // renewal is idempotent: sending the chunk again is safe
+                renewed += renewAll(redis, chunk);
             }
-            return renewed;
-        });
+        }
+        return renewed;
     }
 
     private int renewAll(Jedis redis, List<OwnershipToken> tokens) {
@@ -212,7 +226,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(kind, "kind");
         byte[] hash = layout.hash(KeyLayout.id(token.scope(), token.key()));
-        List<byte[]> owner = connections.request("record an effect",
+        List<byte[]> owner = connections.request("record an effect", hash,
                 redis -> redis.hmget(hash, KeyLayout.bytes("status"), KeyLayout.bytes("token")));
         return "IN_FLIGHT".equals(text(owner.get(0))) && token.token().equals(text(owner.get(1)));
     }
@@ -234,7 +248,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         if (known == null) {
             byte[] candidate = new byte[SECRET_BYTES];
             new SecureRandom().nextBytes(candidate);
-            known = connections.request("read the installation secret", redis -> {
+            known = connections.request("read the installation secret", layout.secret(), redis -> {
                 redis.set(layout.secret(), candidate, SetParams.setParams().nx());
                 return redis.get(layout.secret());
             });

@@ -43,7 +43,8 @@ final class RedisKeyAdministration {
     Optional<KeyRecord> find(String scope, String key) {
         RedisIdempotencyStore.requireIdentity(scope, key);
         byte[] id = KeyLayout.id(scope, key);
-        Map<byte[], byte[]> raw = connections.background("find", redis -> redis.hgetAll(layout.hash(id)));
+        byte[] hash = layout.hash(id);
+        Map<byte[], byte[]> raw = connections.background("find", hash, redis -> redis.hgetAll(hash));
         if (raw.isEmpty()) return Optional.empty();
         Map<String, byte[]> fields = new HashMap<>();
         raw.forEach((name, value) -> fields.put(new String(name, StandardCharsets.UTF_8), value));
@@ -73,24 +74,24 @@ final class RedisKeyAdministration {
         long newest = query.olderThan() == null ? ANY_TIME
                 : databaseTime().toEpochMilli() - query.olderThan().toMillis();
         byte[] bound = RedisIdempotencyStore.number(newest);
-        List<KeyRecord> records = connections.background("list", redis -> {
-            List<KeyRecord> found = new ArrayList<>();
-            for (int b = 0; b < KeyLayout.BUCKETS; b++) {
-                int inBucket = 0;
-                long from = 0;
-                while (from >= 0 && inBucket < query.limit()) {
-                    List<?> answer = (List<?>) Script.LIST.run(redis, new byte[][] {layout.created(b)}, layout.base(b),
-                            status, scope, bound, RedisIdempotencyStore.number(query.limit() - inBucket),
-                            RedisIdempotencyStore.number(from));
-                    for (Object row : (List<?>) answer.get(0)) {
-                        found.add(summary((List<?>) row));
-                        inBucket++;
-                    }
-                    from = (Long) answer.get(1);
+        List<KeyRecord> records = new ArrayList<>();
+        for (int b = 0; b < KeyLayout.BUCKETS; b++) {
+            int inBucket = 0;
+            long from = 0;
+            while (from >= 0 && inBucket < query.limit()) {
+                int bucket = b;
+                long start = from;
+                int wanted = query.limit() - inBucket;
+                List<?> answer = connections.background("list", layout.created(b), redis -> (List<?>) Script.LIST.run(
+                        redis, new byte[][] {layout.created(bucket)}, layout.base(bucket), status, scope, bound,
+                        RedisIdempotencyStore.number(wanted), RedisIdempotencyStore.number(start)));
+                for (Object row : (List<?>) answer.get(0)) {
+                    records.add(summary((List<?>) row));
+                    inBucket++;
                 }
+                from = (Long) answer.get(1);
             }
-            return found;
-        });
+        }
         records.sort(Comparator.comparing(KeyRecord::createdAt).thenComparing(KeyRecord::scope)
                 .thenComparing(KeyRecord::key));
         return records.size() > query.limit() ? new ArrayList<>(records.subList(0, query.limit())) : records;
@@ -112,22 +113,23 @@ final class RedisKeyAdministration {
     /** From the counts each bucket keeps as its keys change status: no key is read. */
     Map<KeyStatus, Long> countByStatus() {
         Map<KeyStatus, Long> counts = new EnumMap<>(KeyStatus.class);
-        connections.background("count keys", redis -> {
-            for (int b = 0; b < KeyLayout.BUCKETS; b++) {
-                for (Map.Entry<byte[], byte[]> e : redis.hgetAll(layout.counts(b)).entrySet()) {
-                    String where = "the counts of Redis store '" + layout.prefix() + "'";
-                    long n = number(e.getValue(), where);
-                    if (n != 0) counts.merge(status(e.getKey(), where), n, Long::sum);
-                }
+        String where = "the counts of Redis store '" + layout.prefix() + "'";
+        for (int b = 0; b < KeyLayout.BUCKETS; b++) {
+            byte[] bucketCounts = layout.counts(b);
+            for (Map.Entry<byte[], byte[]> e : connections.background("count keys", bucketCounts,
+                    redis -> redis.hgetAll(bucketCounts)).entrySet()) {
+                long n = number(e.getValue(), where);
+                if (n != 0) counts.merge(status(e.getKey(), where), n, Long::sum);
             }
-            return null;
-        });
+        }
         counts.values().removeIf(n -> n == 0);
         return counts;
     }
 
     Instant databaseTime() {
-        List<String> time = connections.background("read the server's clock", redis -> redis.time());
+        // In a Cluster, the clock of the master that holds the layout marker: each master's leases run on its own.
+        List<String> time = connections.background("read the server's clock", layout.layoutMarker(),
+                redis -> redis.time());
         return Instant.ofEpochSecond(Long.parseLong(time.get(0)), Long.parseLong(time.get(1)) * 1000);
     }
 
@@ -146,15 +148,17 @@ final class RedisKeyAdministration {
         RedisIdempotencyStore.requireIdentity(scope, key);
         byte[] id = KeyLayout.id(scope, key);
         byte[] ttl = RedisIdempotencyStore.number(settings.ttl().toMillis());
-        return connections.background(operation, redis -> RedisIdempotencyStore.one(Script.RESOLVE.run(redis,
-                layout.keysOf(id), id, mode, ttl, status, headers, body)));
+        byte[][] keys = layout.keysOf(id);
+        return connections.background(operation, keys[0], redis -> RedisIdempotencyStore.one(Script.RESOLVE.run(redis,
+                keys, id, mode, ttl, status, headers, body)));
     }
 
     boolean delete(String scope, String key) {
         RedisIdempotencyStore.requireIdentity(scope, key);
         byte[] id = KeyLayout.id(scope, key);
-        return connections.background("delete", redis -> RedisIdempotencyStore.one(Script.DELETE.run(redis,
-                layout.keysOf(id), id)));
+        byte[][] keys = layout.keysOf(id);
+        return connections.background("delete", keys[0], redis -> RedisIdempotencyStore.one(Script.DELETE.run(redis,
+                keys, id)));
     }
 
     private static KeyStatus status(byte[] raw, String where) {

@@ -3,6 +3,7 @@ package dev.idempotency.store.redis;
 import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreConfigurationException;
 import dev.idempotency.store.StoreSettings;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.SetParams;
 
@@ -11,10 +12,12 @@ import java.nio.charset.StandardCharsets;
 /**
  * What must hold of a Redis server before it keeps idempotency keys; what the store's schema mode means there.
  *
- * <p>{@code maxmemory-policy} must be {@code noeviction}: a server that evicts keys under memory pressure forgets a
- * completed or in-flight key without anyone deciding so, and a retry of it then runs again, the one thing the store
- * exists to prevent. That is a refusal, not a warning: nothing on the request path could tell an evicted key from a
- * new one. Under {@code noeviction} a full server refuses writes ({@code OOM}), which the store turns into a 503.
+ * <p>Every master is checked (each of a Cluster's), and must be what the URL says: a Cluster node only under {@code
+ * redis-cluster://}. {@code maxmemory-policy} must be {@code noeviction}: a server that evicts keys under memory
+ * pressure forgets a completed or in-flight key without anyone deciding so, and a retry of it then runs again, the one
+ * thing the store exists to prevent. That is a refusal, not a warning: nothing on the request path could tell an
+ * evicted key from a new one. Under {@code noeviction} a full server refuses writes ({@code OOM}), which the store
+ * turns into a 503.
  *
  * <p>The layout marker records the key layout ({@link KeyLayout#VERSION}): schema mode {@code create} writes it when
  * absent, {@code validate} requires it, and both refuse a prefix written by another layout; {@code none} checks only
@@ -24,20 +27,21 @@ final class RedisStoreCheck {
     private RedisStoreCheck() {
     }
 
-    static void check(Jedis redis, StoreSettings settings, KeyLayout layout, RedisEndpoint endpoint) {
-        redis.ping();
+    static void check(RedisConnections connections, StoreSettings settings, KeyLayout layout,
+            RedisEndpoint endpoint) {
+        for (HostAndPort master : connections.masters("check the store")) {
+            connections.onMaster("check the store", master, redis -> {
+                checkServer(redis, settings, endpoint, master);
+                return null;
+            });
+        }
         if (settings.schemaMode() == SchemaMode.NONE) return;
-        String policy = evictionPolicy(redis.info("memory"));
-        if (!"noeviction".equals(policy)) {
-            throw new StoreConfigurationException("Redis at " + endpoint + " has maxmemory-policy "
-                    + (policy == null ? "that it does not report (INFO memory)" : "'" + policy + "'")
-                    + ": it may evict idempotency keys, and a retry of an evicted key runs again. Set "
-                    + "'maxmemory-policy noeviction' (a full server then refuses writes and the store answers 503)");
-        }
-        if (settings.schemaMode() == SchemaMode.CREATE) {
-            redis.set(layout.layoutMarker(), KeyLayout.bytes(KeyLayout.VERSION), SetParams.setParams().nx());
-        }
-        byte[] marker = redis.get(layout.layoutMarker());
+        byte[] marker = connections.background("check the store", layout.layoutMarker(), redis -> {
+            if (settings.schemaMode() == SchemaMode.CREATE) {
+                redis.set(layout.layoutMarker(), KeyLayout.bytes(KeyLayout.VERSION), SetParams.setParams().nx());
+            }
+            return redis.get(layout.layoutMarker());
+        });
         if (marker == null) {
             throw new StoreConfigurationException("Redis at " + endpoint + " holds no idempotency store with prefix '"
                     + layout.prefix() + "' (no key '" + layout.prefix() + ":layout'); use schema mode create once");
@@ -50,10 +54,38 @@ final class RedisStoreCheck {
         }
     }
 
+    /** One server (each master of a Cluster): it answers, it is what the URL says it is, and it never evicts. */
+    private static void checkServer(Jedis redis, StoreSettings settings, RedisEndpoint endpoint, HostAndPort master) {
+        redis.ping();
+        boolean clusterNode = "1".equals(field(redis.info("cluster"), "cluster_enabled"));
+        if (clusterNode && !endpoint.cluster()) {
+            throw new StoreConfigurationException("Redis at " + endpoint + " is a node of a Redis Cluster, which "
+                    + "serves only some of the keys: name its nodes in a redis-cluster:// URL");
+        }
+        if (!clusterNode && endpoint.cluster()) {
+            throw new StoreConfigurationException("Redis at " + master + " is not a Cluster node (cluster_enabled:0):"
+                    + " use redis:// or redis-sentinel:// for it");
+        }
+        if (settings.schemaMode() == SchemaMode.NONE) return;
+        String policy = evictionPolicy(redis.info("memory"));
+        if (!"noeviction".equals(policy)) {
+            throw new StoreConfigurationException("Redis at " + (endpoint.cluster() ? master + " (a master of "
+                    + endpoint + ")" : endpoint) + " has maxmemory-policy "
+                    + (policy == null ? "that it does not report (INFO memory)" : "'" + policy + "'")
+                    + ": it may evict idempotency keys, and a retry of an evicted key runs again. Set "
+                    + "'maxmemory-policy noeviction' (a full server then refuses writes and the store answers 503)");
+        }
+    }
+
     /** The {@code maxmemory_policy} line of {@code INFO memory}, or null. */
     static String evictionPolicy(String info) {
+        return field(info, "maxmemory_policy");
+    }
+
+    /** A field of an {@code INFO} answer, or null. */
+    static String field(String info, String name) {
         for (String line : info.split("\r?\n")) {
-            if (line.startsWith("maxmemory_policy:")) return line.substring("maxmemory_policy:".length()).trim();
+            if (line.startsWith(name + ":")) return line.substring(name.length() + 1).trim();
         }
         return null;
     }

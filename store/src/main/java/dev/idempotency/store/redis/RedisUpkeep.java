@@ -15,7 +15,7 @@ import java.util.function.IntSupplier;
 /**
  * The sweep of expired leases and the purge of expired keys, bucket by bucket, each bucket's part one script. A batch
  * gathers up to {@code batch-size} changes across buckets, so batches mean what they mean for every store family; a
- * bucket is visited again until its script says nothing more is due.
+ * bucket is visited again until its script says nothing more is due. Each step runs on its bucket's master.
  */
 final class RedisUpkeep {
     private final StoreSettings settings;
@@ -25,8 +25,8 @@ final class RedisUpkeep {
     private final byte[] policy;
     private final byte[] retention;
     /**
-     * One sweep or purge at a time (the housekeeper's, an operator's through JMX): each holds a background connection
-     * for its whole run, and the heartbeat's renewals need the other one.
+     * One sweep or purge at a time (the housekeeper's, an operator's through JMX): each keeps a background connection
+     * busy for its whole run, and the heartbeat's renewals need the other one.
      */
     private final Semaphore housekeeping = new Semaphore(1);
 
@@ -47,9 +47,9 @@ final class RedisUpkeep {
         return oneAtATime("sweep expired leases", () -> {
             long[] start = lookBack.start();
             byte[] back = RedisIdempotencyStore.number(start[0]);
-            int swept = connections.background("sweep expired leases", redis -> inBatches(deleted -> { },
-                    (bucket, limit) -> (List<?>) Script.SWEEP.run(redis, layout.indexesOf(bucket), layout.base(bucket),
-                            back, RedisIdempotencyStore.number(limit), policy, retention)));
+            int swept = inBatches(deleted -> { }, (bucket, limit) -> connections.background("sweep expired leases",
+                    layout.lease(bucket), redis -> (List<?>) Script.SWEEP.run(redis, layout.indexesOf(bucket),
+                            layout.base(bucket), back, RedisIdempotencyStore.number(limit), policy, retention)));
             lookBack.completed(start[1]);
             return swept;
         });
@@ -57,10 +57,10 @@ final class RedisUpkeep {
 
     int purgeExpired(IntConsumer afterEachBatch) {
         Objects.requireNonNull(afterEachBatch, "afterEachBatch");
-        return oneAtATime("purge expired keys", () -> connections.background("purge expired keys",
-                redis -> inBatches(afterEachBatch, (bucket, limit) -> (List<?>) Script.PURGE.run(redis,
-                        layout.indexesOf(bucket), layout.base(bucket), RedisIdempotencyStore.number(limit), policy,
-                        retention))));
+        return oneAtATime("purge expired keys", () -> inBatches(afterEachBatch, (bucket, limit) ->
+                connections.background("purge expired keys", layout.lease(bucket), redis -> (List<?>) Script.PURGE.run(
+                        redis, layout.indexesOf(bucket), layout.base(bucket), RedisIdempotencyStore.number(limit),
+                        policy, retention))));
     }
 
     /** Waits for other housekeeping no longer than for a connection, as the JDBC store does. */

@@ -123,6 +123,39 @@ class RedisSettingsTest {
     }
 
     @Test
+    void aClusterUrlNamesItsSeedNodesOnDatabaseZero() {
+        RedisEndpoint e = endpoint(StoreSettings.builder().url("redis-cluster://app:s%40cret@n1.internal,n2.internal:7001,[::1]:7002"));
+        assertTrue(e.cluster());
+        assertFalse(e.viaSentinel());
+        assertEquals(0, e.database);
+        assertEquals("app", e.user);
+        assertEquals("s@cret", e.password);
+        assertEquals(3, e.clusterSeeds.size());
+        assertEquals("n1.internal:6379 n2.internal:7001 ::1:7002", e.clusterSeeds.get(0)[0] + ":" + e.clusterSeeds.get(0)[1]
+                + " " + e.clusterSeeds.get(1)[0] + ":" + e.clusterSeeds.get(1)[1] + " " + e.clusterSeeds.get(2)[0] + ":"
+                + e.clusterSeeds.get(2)[1]);
+        assertEquals("redis-cluster://app@n1.internal:6379,n2.internal:7001,[::1]:7002", e.toString());
+        RedisEndpoint tls = endpoint(StoreSettings.builder().url("rediss-cluster://n1/").password("from-env"));
+        assertTrue(tls.tls && tls.cluster());
+        assertEquals("from-env", tls.password);
+        StoreSettings hidden = StoreSettings.builder().url("redis-cluster://app:hunter2@n1,n2").build();
+        assertEquals("redis-cluster://app:***@n1,n2", hidden.redactedUrl());
+        assertFalse(RedisEndpoint.of(hidden).toString().contains("hunter2"));
+        assertNull(StoreFamilies.refusal(StoreSettings.builder().url("redis-cluster://n1:7000,n2:7000").build()));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"redis-cluster://n1:7000/1", "redis-cluster://app:hunter2@n1,,n2", "redis-cluster://n1:0",
+            "redis-cluster://n1:port", "redis-cluster://app:hunter2@n1?db=1", "rediss-cluster://[::1", "redis-cluster://",
+            "redis-cluster://app:hun%zzter2@n1"})
+    void malformedClusterUrlsAreRefusedWithTheShapeExpectedAndNoPassword(String url) {
+        String refusal = StoreFamilies.refusal(StoreSettings.builder().url(url).build());
+        assertTrue(refusal != null && refusal.contains("redis-cluster://[user:password@]host[:port][,host[:port]...]"),
+                String.valueOf(refusal));
+        assertFalse(refusal.contains("hunter2"), refusal);
+    }
+
+    @Test
     void aUrlOfNeitherFamilyIsRefusedNamingBoth() {
         StoreConfigurationException e = assertThrows(StoreConfigurationException.class,
                 () -> StoreSettings.builder().url("mongodb://app:hunter2@db/x").build());

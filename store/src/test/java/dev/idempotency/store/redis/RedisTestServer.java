@@ -20,7 +20,7 @@ public final class RedisTestServer {
     public static final String REDIS_ENV = "IDEMPOTENCY_TEST_REDIS_URL";
 
     /** Moves one time of a key to the server's now plus ARGV[3] seconds, and the index that orders it. */
-    private static final String SET_TIME = "local t = redis.call('TIME')\n"
+    static final String SET_TIME = "local t = redis.call('TIME')\n"
             + "local at = string.format('%.0f', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[3]) * 1000)\n"
             + "if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('no such key') end\n"
             + "redis.call('HSET', KEYS[1], ARGV[2], at)\n"
@@ -30,7 +30,7 @@ public final class RedisTestServer {
             + "if ARGV[2] == 'created' then redis.call('ZADD', KEYS[4], 'XX', at, ARGV[1]) end\n"
             + "if ARGV[2] == 'expires' or ARGV[2] == 'updated' then redis.call('ZADD', KEYS[3], 'XX', '0', ARGV[1]) end\n"
             + "return 1";
-    private static final String LEASE_RAN_OUT = "local t = redis.call('TIME')\n"
+    static final String LEASE_RAN_OUT = "local t = redis.call('TIME')\n"
             + "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
             + "local lease = redis.call('HGET', KEYS[1], 'lease')\n"
             + "if lease and tonumber(lease) <= now then return 1 end\n"

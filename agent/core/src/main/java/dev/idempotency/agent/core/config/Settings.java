@@ -291,12 +291,14 @@ public final class Settings {
             .byDefault(null).shownAs("embedded H2")
             .shownAtStartUp()
             .parsedBy(v -> v)
-            .accepting("a JDBC URL, or a redis://, rediss://, redis-sentinel:// or rediss-sentinel:// URL")
+            .accepting("a JDBC URL, or a redis://, rediss://, redis-sentinel://, rediss-sentinel://, "
+                    + "redis-cluster:// or rediss-cluster:// URL")
             .meaning("JDBC URL (`jdbc:postgresql:`, `jdbc:mariadb:`, `jdbc:mysql:` or `jdbc:h2:`), or a "
                     + "standalone Redis server: `redis://[user:password@]host:port[/db]`, `rediss://` for TLS, or "
                     + "the master Redis Sentinel names: "
-                    + "`redis-sentinel://[user:password@]host:26379[,host:26379...]/master-name[/db]` (see "
-                    + "[the store](store.md)).");
+                    + "`redis-sentinel://[user:password@]host:26379[,host:26379...]/master-name[/db]`, or a Redis "
+                    + "Cluster through any of its nodes: `redis-cluster://[user:password@]host:6379[,host:6379...]` "
+                    + "(see [the store](store.md)).");
 
     public static final Setting<String> STORE_USER = Setting.<String>named("idempotency.store.user").byDefault(null)
             .parsedBy(v -> v)

@@ -1,0 +1,153 @@
+package dev.idempotency.store.redis;
+
+import dev.idempotency.store.testing.Await;
+import dev.idempotency.store.testing.LocalServers;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.JedisClusterCRC16;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A Redis Cluster of a test's own: three masters with a replica each, from the installed redis-server, on loopback
+ * ports, put together by {@code redis-cli --cluster create}; no persistence, a node considered failed after one second.
+ * What tests do to it: find a slot's master, kill a master, move a slot from one master to another.
+ */
+final class OwnRedisCluster implements AutoCloseable {
+    private static final int NODES = 6;
+
+    final List<OwnRedis> nodes = new ArrayList<>();
+    private final Path dir;
+
+    private OwnRedisCluster(Path dir) {
+        this.dir = dir;
+    }
+
+    static OwnRedisCluster start() throws Exception {
+        if (!OwnRedis.installed()) LocalServers.unavailable("redis-server is not installed");
+        if (!onPath("redis-cli")) LocalServers.unavailable("redis-cli is not installed (Debian package redis-tools)");
+        OwnRedisCluster cluster = new OwnRedisCluster(Files.createTempDirectory("own-redis-cluster"));
+        try {
+            for (int i = 0; i < NODES; i++) {
+                int port = LocalServers.freePort();
+                cluster.nodes.add(OwnRedis.startOn(port, "--cluster-enabled", "yes", "--cluster-config-file",
+                        cluster.dir.resolve("nodes-" + port + ".conf").toString(), "--cluster-node-timeout", "1000",
+                        "--maxmemory-policy", "noeviction", "--dir", cluster.dir.toString()));
+            }
+            List<String> create = new ArrayList<>(Arrays.asList("redis-cli", "--cluster", "create"));
+            for (OwnRedis n : cluster.nodes) create.add("127.0.0.1:" + n.port);
+            create.addAll(Arrays.asList("--cluster-replicas", "1", "--cluster-yes"));
+            File log = cluster.dir.resolve("create.log").toFile();
+            Process p = new ProcessBuilder(create).redirectErrorStream(true).redirectOutput(log).start();
+            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException("redis-cli --cluster create failed: "
+                        + new String(Files.readAllBytes(log.toPath()), StandardCharsets.UTF_8));
+            }
+            for (OwnRedis n : cluster.nodes) {
+                Await.until("node " + n.port + " to see the cluster ok with its replicas", Duration.ofSeconds(30),
+                        () -> cluster.settled(n), ok -> ok);
+            }
+            return cluster;
+        } catch (Exception | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private static boolean onPath(String command) {
+        for (String d : System.getenv("PATH").split(File.pathSeparator)) {
+            if (new File(d, command).canExecute()) return true;
+        }
+        return false;
+    }
+
+    /** The node says the cluster is ok, and (a master) has its replica in sync, acknowledging writes. */
+    private boolean settled(OwnRedis node) {
+        try (Jedis j = node.connect()) {
+            if (!j.clusterInfo().contains("cluster_state:ok")) return false;
+            String replication = j.info("replication");
+            return !replication.contains("role:master")
+                    || replication.contains("connected_slaves:1") && replication.contains("state=online");
+        } catch (JedisException notYet) {
+            return false;
+        }
+    }
+
+    String url() {
+        StringBuilder url = new StringBuilder("redis-cluster://");
+        for (int i = 0; i < NODES; i++) url.append(i == 0 ? "" : ",").append("127.0.0.1:").append(nodes.get(i).port);
+        return url.toString();
+    }
+
+    /** A client of the test's own, routing by slot (never the store's code). */
+    JedisCluster client() {
+        Set<HostAndPort> seeds = new HashSet<>();
+        for (OwnRedis n : nodes) seeds.add(new HostAndPort("127.0.0.1", n.port));
+        return new JedisCluster(seeds);
+    }
+
+    /** The node that is master of {@code slot} now, asked of a live node. */
+    OwnRedis masterOf(int slot) {
+        for (OwnRedis asked : nodes) {
+            try (Jedis j = asked.connect()) {
+                for (Object range : j.clusterSlots()) {
+                    List<?> r = (List<?>) range;
+                    if ((Long) r.get(0) <= slot && slot <= (Long) r.get(1)) {
+                        long port = (Long) ((List<?>) r.get(2)).get(1);
+                        return nodes.stream().filter(n -> n.port == port).findFirst().orElseThrow(
+                                () -> new IllegalStateException("slot " + slot + " on an unknown port " + port));
+                    }
+                }
+            } catch (JedisException dead) {
+                // ask another
+            }
+        }
+        throw new IllegalStateException("no live node knows the master of slot " + slot);
+    }
+
+    /** A master that does not serve {@code slot}. */
+    OwnRedis otherMasterThan(int slot) {
+        OwnRedis owner = masterOf(slot);
+        for (OwnRedis n : nodes) {
+            if (n == owner) continue;
+            try (Jedis j = n.connect()) {
+                if (j.info("replication").contains("role:master")) return n;
+            } catch (JedisException dead) {
+                // not this one
+            }
+        }
+        throw new IllegalStateException("no other master");
+    }
+
+    static int slotOf(String key) {
+        return JedisClusterCRC16.getSlot(key);
+    }
+
+    static String nodeId(OwnRedis node) {
+        try (Jedis j = node.connect()) {
+            return j.clusterMyId();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (OwnRedis n : nodes) n.close();
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+        }
+    }
+}
