@@ -1,5 +1,6 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.support.AgentFigures;
 import dev.idempotency.e2e.support.Client;
 import dev.idempotency.e2e.scenarios.PaymentsScenarios;
 import dev.idempotency.e2e.servers.ServerProcess;
@@ -59,12 +60,27 @@ public class CrashRecoveryIT {
 
     @Test
     public void underReconcileACrashedRequestIsNeverRunAgain() throws Exception {
-        try (ServerProcess server = TomcatServer.tomcat9().set("idempotency.lease", "2s").set("idempotency.sweep-interval", "1s")) {
+        int jmxPort = ServerProcess.freePort();
+        int metricsPort = ServerProcess.freePort();
+        try (ServerProcess server = AgentFigures.observable(TomcatServer.tomcat9().set("idempotency.lease", "2s")
+                .set("idempotency.sweep-interval", "1s"), jmxPort, metricsPort)) {
             server.start();
             Client client = new Client(server.baseUrl());
             String key = UUID.randomUUID().toString();
             long charges = crashMidRequest(server, client, key);
 
+            // the restarted agent's sweep finds the lease that ran out, before any retry: an operator's alert sees it
+            try (AgentFigures figures = new AgentFigures(jmxPort, metricsPort)) {
+                Await.until("the sweep to count the expired lease", Duration.ofSeconds(30), () -> {
+                    try {
+                        return figures.scrape().get("idempotency_leases_expired_total");
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, n -> n != null && n >= 1);
+                assertEquals(1.0, figures.scrape().get("idempotency_leases_expired_total"), "one key lost its lease");
+                assertEquals(1L, figures.counter("LeasesExpired"));
+            }
             HttpResponse<byte[]> answer = Await.until("the expired lease to be reported", Duration.ofSeconds(30),
                     () -> send(client, payment(client, key, false)), r -> r.statusCode() != 409 || PaymentsScenarios.text(r).contains("outcome-unknown"));
             PaymentsScenarios.assertProblem(answer, 409, "outcome-unknown");

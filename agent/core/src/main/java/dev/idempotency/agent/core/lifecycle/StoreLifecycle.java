@@ -51,7 +51,9 @@ public final class StoreLifecycle {
 
     /** Applies the expired-lease policy now (an operator's JMX operation). */
     public int sweepNow() {
-        return store().sweepExpiredLeases();
+        int expired = store().sweepExpiredLeases();
+        metrics.leasesExpired(expired);
+        return expired;
     }
 
     /** The open store; opens it on first use. Throws {@link StoreException} when it cannot be had in bounded time. */
@@ -159,7 +161,7 @@ public final class StoreLifecycle {
         LeaseHeartbeat beating = heartbeat;
         metrics.keysInFlightFrom(beating::runningCount);
         metrics.storeConnectionsInUseFrom(opened::connectionsInUse);
-        Housekeeper.start(opened, sweepInterval);
+        Housekeeper.start(opened, sweepInterval, metrics::leasesExpired);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAfterRunningRequests(opened, heartbeat), "idempotency-agent-shutdown"));
         AgentLog.info("store open: " + opened.dialectName() + " " + settings.redactedUrl() + ", table " + settings.table());
         store = opened;

@@ -60,6 +60,8 @@ final class AgentMBean implements DynamicMBean {
         add("MemoryHeldBytes", "long", "bytes of request bodies and responses the agent holds now", metrics::memoryHeld);
         add("MemoryBudgetBytes", "long", "the most the agent may hold (idempotency.memory-budget)", metrics::memoryBudget);
         add("HeartbeatFailures", "long", "lease renewal rounds that failed", metrics::heartbeatFailures);
+        add("LeasesExpired", "long", "keys whose lease ran out without a result, found by this JVM's sweeps",
+                metrics::leasesExpired);
         add("StoreUp", "boolean", "whether the last store interaction reached the store", metrics::storeUp);
     }
 

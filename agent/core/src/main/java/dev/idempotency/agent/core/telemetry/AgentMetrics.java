@@ -29,6 +29,7 @@ public final class AgentMetrics {
     private final LatencyRecorder reserve = new LatencyRecorder();
     private final LatencyRecorder complete = new LatencyRecorder();
     private final LongAdder heartbeatFailures = new LongAdder();
+    private final LongAdder leasesExpired = new LongAdder();
     private volatile boolean storeUp = true;
     private volatile IntSupplier keysInFlight = () -> 0;
     private volatile IntSupplier storeConnectionsInUse = () -> 0;
@@ -50,6 +51,11 @@ public final class AgentMetrics {
     public void completeTook(long nanos) { complete.record(nanos); }
 
     public void heartbeatFailed() { heartbeatFailures.increment(); }
+
+    /** This JVM's sweep found keys whose lease ran out without a result (then decided by on-expired-lease). */
+    public void leasesExpired(int keys) {
+        if (keys > 0) leasesExpired.add(keys);
+    }
 
     /** The last store interaction succeeded (true) or could not reach the store (false). */
     public void storeReachable(boolean up) {
@@ -84,6 +90,8 @@ public final class AgentMetrics {
     public LatencyRecorder completeLatency() { return complete; }
 
     public long heartbeatFailures() { return heartbeatFailures.sum(); }
+
+    public long leasesExpired() { return leasesExpired.sum(); }
 
     public boolean storeUp() { return storeUp; }
 

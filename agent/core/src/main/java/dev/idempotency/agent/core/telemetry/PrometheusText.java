@@ -31,6 +31,9 @@ final class PrometheusText {
         sample(out, "idempotency_memory_budget_bytes", null, m.memoryBudget());
         header(out, "idempotency_heartbeat_failures_total", "counter", "Lease renewal rounds that failed.");
         sample(out, "idempotency_heartbeat_failures_total", null, m.heartbeatFailures());
+        header(out, "idempotency_leases_expired_total", "counter",
+                "Keys whose lease ran out without a result, found by this JVM's sweeps.");
+        sample(out, "idempotency_leases_expired_total", null, m.leasesExpired());
         header(out, "idempotency_store_up", "gauge", "1 when the last store interaction reached the store, else 0.");
         sample(out, "idempotency_store_up", null, m.storeUp() ? 1 : 0);
         return out.toString();

@@ -33,6 +33,8 @@ class TelemetryTest {
         metrics.reserveTook(2_000_000);
         metrics.reserveTook(40_000_000);
         metrics.storeReachable(false);
+        metrics.leasesExpired(2);
+        metrics.leasesExpired(0);
         telemetry.start();
         telemetry.start();
 
@@ -44,6 +46,7 @@ class TelemetryTest {
         assertEquals(1L, server.getAttribute(name, "RequestsReplayed"));
         assertEquals(1L, server.getAttribute(name, "CompletionsRecorded"));
         assertEquals(false, server.getAttribute(name, "StoreUp"));
+        assertEquals(2L, server.getAttribute(name, "LeasesExpired"));
         assertEquals(40.0, (Double) server.getAttribute(name, "ReserveP99Millis"), 0.001);
         assertEquals(2.0, (Double) server.getAttribute(name, "ReserveP50Millis"), 0.001);
         assertEquals(1, server.invoke(name, "purgeNow", new Object[0], new String[0]));
@@ -53,6 +56,7 @@ class TelemetryTest {
         assertEquals(1.0, scraped.get("idempotency_requests_total{outcome=\"replayed\"}"));
         assertEquals(0.0, scraped.get("idempotency_requests_total{outcome=\"in_flight\"}"));
         assertEquals(0.0, scraped.get("idempotency_store_up"));
+        assertEquals(2.0, scraped.get("idempotency_leases_expired_total"));
         assertEquals(2.0, scraped.get("idempotency_store_reserve_duration_seconds_count"));
         assertEquals(0.0, scraped.get("idempotency_store_reserve_duration_seconds_bucket{le=\"0.001\"}"));
         assertEquals(1.0, scraped.get("idempotency_store_reserve_duration_seconds_bucket{le=\"0.0025\"}"));
