@@ -13,7 +13,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisSentinelPool;
-import redis.clients.jedis.exceptions.JedisAskDataException;
+import redis.clients.jedis.exceptions.JedisMovedDataException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -38,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class RedisConnections implements AutoCloseable {
     private static final int BACKGROUND_POOL_SIZE = 2;
-    /** MOVED and ASK followed for one piece of work; a migrating slot is waited for up to the query timeout. */
+    /** MOVED followed for one piece of work; a migrating slot is waited for up to the query timeout. */
     private static final int MAX_REDIRECTIONS = 5;
 
     /** Work on one connection. */
@@ -56,6 +56,15 @@ final class RedisConnections implements AutoCloseable {
         private static final long serialVersionUID = 1L;
 
         BrokenConnection(JedisConnectionException cause) {
+            super(cause);
+        }
+    }
+
+    /** No connection to the node: nothing was sent. Internal to {@link #run}. */
+    private static final class NoConnection extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NoConnection(JedisException cause) {
             super(cause);
         }
     }
@@ -195,7 +204,7 @@ final class RedisConnections implements AutoCloseable {
         route.node = master;
         try {
             return attempt(background, operation, route, null, (redis, repeated) -> work.on(redis), false);
-        } catch (BrokenConnection | Redirected e) {
+        } catch (BrokenConnection | Redirected | NoConnection e) {
             throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during " + operation
                     + " on " + master + ": " + describe(e.getCause()), e.getCause());
         }
@@ -205,11 +214,10 @@ final class RedisConnections implements AutoCloseable {
         return requests.inUse();
     }
 
-    /** Where the next attempt goes: the master of the key's slot, or the node an ASK named (after ASKING). */
+    /** Where the next attempt goes: the master of the key's slot, or the node a MOVED named. */
     private static final class Route {
         final byte[] key;
         HostAndPort node;
-        boolean asking;
 
         Route(byte[] key) {
             this.key = key;
@@ -222,8 +230,8 @@ final class RedisConnections implements AutoCloseable {
      * dropped, so that one failure costs one retry, not one 503 per pooled connection (in a Cluster, the slot map is
      * learnt again too: the master may have gone for good). A connection that timed out is not retried: the server
      * may be busy, and the caller must hear so within the query timeout. The work is sent again with {@code repeated}
-     * set: a reservation then finds its own token, a completion its own response. A Cluster's redirections are
-     * followed, and a slot in migration waited for, within the query timeout.
+     * set: a reservation then finds its own token, a completion its own response. In a Cluster, a MOVED is followed
+     * to the master it names, and a migrating slot waited for, within the query timeout.
      */
     private <T> T run(RedisNodes nodes, String operation, byte[] key, OwnershipToken writing,
             RepeatableWork<T> work) {
@@ -241,7 +249,14 @@ final class RedisConnections implements AutoCloseable {
                 reconnected = true;
                 repeated = true;
                 nodes.dropIdle();
-                relearnSlots(nodes);
+                nodes.relearnSlots(Math.max(0, deadline - System.nanoTime()));
+                route = new Route(key);
+            } catch (NoConnection none) {
+                // In a Cluster, its master may have gone and a replica been promoted: learn the map, try once more.
+                // Sent before on a connection that broke: the first sending may have gone in.
+                if (reconnected || !nodes.cluster()) throw cannotConnect(operation, none, repeated ? writing : null);
+                reconnected = true;
+                nodes.relearnSlots(Math.max(0, deadline - System.nanoTime()));
                 route = new Route(key);
             } catch (Redirected r) {
                 JedisDataException answer = (JedisDataException) r.getCause();
@@ -250,42 +265,31 @@ final class RedisConnections implements AutoCloseable {
                             + ": " + answer.getMessage() + " (the server is a node of a Redis Cluster: name its "
                             + "nodes in a redis-cluster:// URL)", answer, writing);
                 }
-                boolean waiting = !(answer instanceof JedisRedirectionException);
-                if (!waiting && ++redirections > MAX_REDIRECTIONS || System.nanoTime() - deadline > 0) {
+                boolean moved = answer instanceof JedisMovedDataException;
+                if (moved && ++redirections > MAX_REDIRECTIONS || System.nanoTime() - deadline > 0) {
                     throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during "
-                            + operation + ": " + (waiting ? "the slot still migrates" : "the Cluster still redirects "
-                            + "after " + redirections + " redirections") + ": " + answer.getMessage(), answer, writing);
+                            + operation + ": " + (moved ? "the Cluster still redirects after " + MAX_REDIRECTIONS
+                            + " redirections" : "the slot still migrates") + ": " + answer.getMessage(), answer,
+                            writing);
                 }
-                route = follow(nodes, key, answer, ++waits);
+                route = new Route(key);
+                if (moved) {
+                    route.node = ((JedisMovedDataException) answer).getTargetNode();
+                    nodes.relearnSlots(0);
+                } else {
+                    // A migrating slot (TRYAGAIN, ASK, a script stopped at a key not here): wait, the move goes on.
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.min(50, 1L << Math.min(++waits, 6))));
+                }
                 repeated = true; // the answer may have come after some of the work ran
-            } catch (StoreUnavailableException e) {
-                // Sent before on a connection that broke: the first sending may have gone in.
-                if (writing == null || !repeated || e.possiblyReserved() != null) throw e;
+            } catch (StoreException e) {
+                // Sent before on a connection that broke, or redirected after part of it ran: the first sending may
+                // have gone in, whatever became of this one.
+                if (writing == null || !repeated || e instanceof StoreUnavailableException
+                        && ((StoreUnavailableException) e).possiblyReserved() != null) {
+                    throw e;
+                }
                 throw new StoreUnavailableException(e.getMessage(), e.getCause(), writing);
             }
-        }
-    }
-
-    /** The next route after a redirection: a MOVED slot's new master, an ASK's node, or a pause for TRYAGAIN. */
-    private static Route follow(RedisNodes nodes, byte[] key, JedisDataException answer, int tries) {
-        Route next = new Route(key);
-        if (answer instanceof JedisAskDataException) {
-            next.node = ((JedisAskDataException) answer).getTargetNode();
-            next.asking = true;
-        } else if (answer instanceof JedisRedirectionException) {
-            relearnSlots(nodes);
-        } else {
-            // TRYAGAIN: the slot's keys are split between two nodes while it migrates; the migration moves on.
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.min(50, 1L << Math.min(tries, 6))));
-        }
-        return next;
-    }
-
-    private static void relearnSlots(RedisNodes nodes) {
-        try {
-            nodes.relearnSlots();
-        } catch (JedisException unreachable) {
-            // no node answers now: the next attempt fails on its own, as it should
         }
     }
 
@@ -295,14 +299,9 @@ final class RedisConnections implements AutoCloseable {
         try {
             redis = route.node != null ? nodes.borrow(route.node) : nodes.borrow(route.key);
         } catch (JedisException e) {
-            // A Cluster's master that went away: the slot map is learnt again, so that once a replica is promoted
-            // the next request goes there.
-            if (nodes.cluster()) relearnSlots(nodes);
-            throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: cannot connect for "
-                    + operation + ": " + describe(e), e);
+            throw new NoConnection(e);
         }
         try (Jedis borrowed = redis) {
-            if (route.asking) borrowed.asking();
             return work.on(borrowed, repeated);
         } catch (JedisRedirectionException e) {
             throw new Redirected(e);
@@ -320,11 +319,17 @@ final class RedisConnections implements AutoCloseable {
     /**
      * A slot's keys split between two nodes while it migrates: TRYAGAIN for a command's declared keys; for a key a
      * per-bucket script reads without declaring it (a key hash found through an index), the script stops with an
-     * error at that key. Either way the work is tried again once the migration moved on; a per-bucket script's
-     * earlier deletions stand, and it finds them done.
+     * error at that key. ASK is not followed: ASKING covers one command, and a script run on the importing node would
+     * read the hashes not moved yet as missing. Either way the work is tried again once the migration moved on; a
+     * per-bucket script's earlier deletions stand, and it finds them done.
      */
     private static boolean inMigration(String message) {
         return message.startsWith("TRYAGAIN") || message.contains("access a non local key");
+    }
+
+    private StoreUnavailableException cannotConnect(String operation, NoConnection none, OwnershipToken writing) {
+        return new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: cannot connect for "
+                + operation + ": " + describe(none.getCause()), none.getCause(), writing);
     }
 
     /** Sent, and no answer (timeout, broken connection): the write may have happened. */

@@ -1,6 +1,7 @@
 package dev.idempotency.store.redis;
 
 import dev.idempotency.store.SchemaMode;
+import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -52,16 +53,27 @@ public final class RedisDiagnosis {
         RedisConnections connections = store.connections();
         RedisEndpoint endpoint = store.endpoint();
         List<HostAndPort> masters = connections.masters("diagnose the store");
+        String clusterInfo = null;
         for (HostAndPort master : masters) {
-            connections.onMaster("diagnose the store", master, redis -> {
-                d.look(redis, configured, endpoint, endpoint.cluster() ? master + " (Cluster " + endpoint + ")"
-                        : endpoint.toString());
-                return null;
-            });
+            String where = endpoint.cluster() ? master + " (Cluster " + endpoint + ")" : endpoint.toString();
+            try {
+                String info = connections.onMaster("diagnose the store", master, redis -> {
+                    d.look(redis, configured, endpoint, where);
+                    return endpoint.cluster() ? redis.clusterInfo() : null;
+                });
+                if (clusterInfo == null) clusterInfo = info;
+            } catch (StoreException e) {
+                if (!endpoint.cluster()) throw e; // the one server: the store's own failure says it
+                d.add(FAIL, "server", "master " + master + " does not answer: " + e.getMessage()
+                        + " -> is it down, and was its replica promoted? (CLUSTER NODES on another node)");
+            }
         }
         if (endpoint.cluster()) {
-            String info = connections.onMaster("diagnose the store", masters.get(0), redis -> redis.clusterInfo());
-            d.cluster(fields(info), masters.size());
+            if (clusterInfo == null) {
+                d.add(FAIL, "cluster", "no master answered: cluster state unknown");
+            } else {
+                d.cluster(fields(clusterInfo), masters.size());
+            }
         }
         byte[] marker = connections.background("diagnose the store", store.layout().layoutMarker(),
                 redis -> redis.get(store.layout().layoutMarker()));

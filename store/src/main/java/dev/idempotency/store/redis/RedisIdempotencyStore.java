@@ -9,6 +9,7 @@ import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.Reservation;
 import dev.idempotency.store.StoreConfigurationException;
 import dev.idempotency.store.StoreDataException;
+import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoredResponse;
 import redis.clients.jedis.Jedis;
@@ -179,11 +180,19 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
             groups.computeIfAbsent(group, g -> new ArrayList<>()).add(t);
         }
         int renewed = 0;
+        StoreException failed = null;
         for (List<OwnershipToken> group : groups.values()) {
             OwnershipToken first = group.get(0);
-            renewed += connections.background("renew", layout.hash(KeyLayout.id(first.scope(), first.key())),
-                    redis -> renewInChunks(redis, group));
+            try {
+                renewed += connections.background("renew", layout.hash(KeyLayout.id(first.scope(), first.key())),
+                        redis -> renewInChunks(redis, group));
+            } catch (StoreException e) {
+                // One master away must not cost the leases on the others: they are renewed all the same.
+                if (failed == null) failed = e;
+                else failed.addSuppressed(e);
+            }
         }
+        if (failed != null) throw failed;
         return renewed;
     }
 

@@ -20,8 +20,11 @@ interface RedisNodes extends AutoCloseable {
     /** The masters now, each once (the one server when there is no Cluster). */
     List<HostAndPort> masters();
 
-    /** Asks the Cluster again which master serves which slot (after a MOVED, or a master that went away). */
-    void relearnSlots();
+    /**
+     * Asks the Cluster again which master serves which slot (after a MOVED, or a master that went away), waiting at
+     * most {@code waitNanos} for the answer (0: not at all).
+     */
+    void relearnSlots(long waitNanos);
 
     /** Drops the idle connections, most likely closed by the server too after one of them was. */
     void dropIdle();

@@ -1,5 +1,6 @@
 package dev.idempotency.store.redis;
 
+import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.upkeep.SweepHorizon;
@@ -82,14 +83,27 @@ final class RedisUpkeep {
         }
     }
 
+    /**
+     * Every bucket until none has more due. A bucket that fails (its master away, its slot migrating) is left for the
+     * next run, and the others are done all the same; the first failure is thrown at the end.
+     */
     private int inBatches(IntConsumer afterEachBatch, BucketStep step) {
         List<Integer> active = new ArrayList<>();
         for (int b = 0; b < KeyLayout.BUCKETS; b++) active.add(b);
         int total = 0;
+        StoreException failed = null;
         while (!active.isEmpty()) {
             int batch = 0;
             for (int i = 0; i < active.size() && batch < settings.batchSize(); ) {
-                List<?> answer = step.run(active.get(i), settings.batchSize() - batch);
+                List<?> answer;
+                try {
+                    answer = step.run(active.get(i), settings.batchSize() - batch);
+                } catch (StoreException e) {
+                    if (failed == null) failed = e;
+                    else failed.addSuppressed(e);
+                    active.remove(i);
+                    continue;
+                }
                 batch += ((Long) answer.get(0)).intValue();
                 if (RedisIdempotencyStore.one(answer.get(1))) i++;
                 else active.remove(i);
@@ -97,6 +111,7 @@ final class RedisUpkeep {
             if (batch > 0) afterEachBatch.accept(batch);
             total += batch;
         }
+        if (failed != null) throw failed;
         return total;
     }
 }

@@ -25,7 +25,7 @@ final class ServerPool implements RedisNodes {
 
     @Override public List<HostAndPort> masters() { return Collections.singletonList(master.get()); }
 
-    @Override public void relearnSlots() { }
+    @Override public void relearnSlots(long waitNanos) { }
 
     @Override public void dropIdle() { pool.clear(); }
 

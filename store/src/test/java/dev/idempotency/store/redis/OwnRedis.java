@@ -2,8 +2,10 @@ package dev.idempotency.store.redis;
 
 import dev.idempotency.store.testing.LocalServers;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
 
 import java.io.File;
 import java.util.ArrayList;
@@ -13,55 +15,61 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A redis-server of a test's own on a free loopback port, for what a test must not do to the shared one (another
- * eviction policy, a full memory): no persistence, stopped and gone with {@link #close}.
+ * eviction policy, a full memory, a failover; the end-to-end tests too): no persistence, stopped and gone with
+ * {@link #close}.
  */
-final class OwnRedis implements AutoCloseable {
-    final int port;
+public final class OwnRedis implements AutoCloseable {
+    public final int port;
     private final Process process;
+    /** The server's own directory: a replica writes the data set it receives there, which another server must not load. */
+    private final File dir;
 
-    private OwnRedis(int port, Process process) {
+    private OwnRedis(int port, Process process, File dir) {
         this.port = port;
         this.process = process;
+        this.dir = dir;
     }
 
-    static OwnRedis start(String... settings) throws Exception {
+    public static OwnRedis start(String... settings) throws Exception {
         return startOn(LocalServers.freePort(), settings);
     }
 
     /** A server on {@code port} (a replica's, say, which a test restarts on the same port). */
-    static OwnRedis startOn(int port, String... settings) throws Exception {
+    public static OwnRedis startOn(int port, String... settings) throws Exception {
         String binary = binary();
         if (binary == null) LocalServers.unavailable("redis-server is not installed");
+        File dir = java.nio.file.Files.createTempDirectory("own-redis-" + port).toFile();
         List<String> line = new ArrayList<>(Arrays.asList(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", System.getProperty("java.io.tmpdir")));
+                "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", dir.getPath()));
         line.addAll(Arrays.asList(settings));
-        return launch(port, line);
+        return launch(port, line, dir);
     }
 
     /**
      * A sentinel watching {@code master} under {@code masterName}, quorum 2, a master down after one second without
      * an answer: its configuration file is its own (a sentinel rewrites it).
      */
-    static OwnRedis sentinel(String masterName, int masterPort) throws Exception {
+    public static OwnRedis sentinel(String masterName, int masterPort) throws Exception {
         String binary = binary();
         if (binary == null) LocalServers.unavailable("redis-server is not installed");
         int port = LocalServers.freePort();
-        File conf = File.createTempFile("own-sentinel", ".conf");
+        File dir = java.nio.file.Files.createTempDirectory("own-sentinel-" + port).toFile();
+        File conf = new File(dir, "sentinel.conf");
         conf.deleteOnExit();
         java.nio.file.Files.write(conf.toPath(), Arrays.asList("port " + port, "bind 127.0.0.1",
-                "dir " + System.getProperty("java.io.tmpdir"),
+                "dir " + dir.getPath(),
                 "sentinel monitor " + masterName + " 127.0.0.1 " + masterPort + " 2",
                 "sentinel down-after-milliseconds " + masterName + " 1000",
                 "sentinel failover-timeout " + masterName + " 5000",
                 "sentinel parallel-syncs " + masterName + " 1"));
-        return launch(port, new ArrayList<>(Arrays.asList(binary, conf.getPath(), "--sentinel")));
+        return launch(port, new ArrayList<>(Arrays.asList(binary, conf.getPath(), "--sentinel")), dir);
     }
 
-    private static OwnRedis launch(int port, List<String> line) throws Exception {
+    private static OwnRedis launch(int port, List<String> line, File dir) throws Exception {
         File log = File.createTempFile("own-redis", ".log");
         log.deleteOnExit();
         Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log).start();
-        OwnRedis redis = new OwnRedis(port, process);
+        OwnRedis redis = new OwnRedis(port, process, dir);
         try {
             redis.awaitAnswer();
             return redis;
@@ -88,11 +96,41 @@ final class OwnRedis implements AutoCloseable {
         }
     }
 
-    String url() { return "redis://127.0.0.1:" + port; }
+    public String url() { return "redis://127.0.0.1:" + port; }
 
-    Jedis connect() { return new Jedis("127.0.0.1", port); }
+    /** A sentinel that can fail {@code master} over: it sees its one replica and the two other sentinels. */
+    public boolean readyToFailOver(String master) {
+        try (Jedis s = connect()) {
+            s.sendCommand(Protocol.Command.SENTINEL, "CKQUORUM", master);
+            List<?> replicas = (List<?>) s.sendCommand(Protocol.Command.SENTINEL, "REPLICAS", master);
+            List<?> others = (List<?>) s.sendCommand(Protocol.Command.SENTINEL, "SENTINELS", master);
+            return replicas.size() == 1 && others.size() == 2;
+        } catch (JedisException notYet) {
+            return false;
+        }
+    }
 
-    static boolean installed() {
+    /** The port of the master a sentinel names now, or -1. */
+    public int masterPortNamed(String master) {
+        try (Jedis s = connect()) {
+            List<?> named = (List<?>) s.sendCommand(Protocol.Command.SENTINEL, "GET-MASTER-ADDR-BY-NAME", master);
+            return Integer.parseInt(new String((byte[]) named.get(1), java.nio.charset.StandardCharsets.UTF_8));
+        } catch (JedisException notYet) {
+            return -1;
+        }
+    }
+
+    public boolean isMaster() {
+        try (Jedis r = connect()) {
+            return "master".equals(String.valueOf(r.role().get(0)));
+        } catch (JedisException e) {
+            return false;
+        }
+    }
+
+    public Jedis connect() { return new Jedis("127.0.0.1", port); }
+
+    public static boolean installed() {
         return binary() != null;
     }
 
@@ -105,12 +143,12 @@ final class OwnRedis implements AutoCloseable {
     }
 
     /** SIGSTOP: its connections stay open, and it answers nothing (a replica then acknowledges nothing). */
-    void pause() throws Exception {
+    public void pause() throws Exception {
         signal("-STOP");
     }
 
     /** SIGCONT after {@link #pause}. */
-    void resume() throws Exception {
+    public void resume() throws Exception {
         signal("-CONT");
     }
 
@@ -120,13 +158,22 @@ final class OwnRedis implements AutoCloseable {
     }
 
     /** SIGKILL: a crash, with nothing flushed or handed over. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly().waitFor();
+        removeDir();
     }
 
     @Override
     public void close() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor();
+        removeDir();
     }
+
+    private void removeDir() {
+        File[] files = dir.listFiles();
+        if (files != null) for (File f : files) f.delete();
+        dir.delete();
+    }
+
 }

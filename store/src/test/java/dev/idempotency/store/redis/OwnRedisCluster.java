@@ -27,27 +27,22 @@ import java.util.stream.Stream;
  * ports, put together by {@code redis-cli --cluster create}; no persistence, a node considered failed after one second.
  * What tests do to it: find a slot's master, kill a master, move a slot from one master to another.
  */
-final class OwnRedisCluster implements AutoCloseable {
+public final class OwnRedisCluster implements AutoCloseable {
     private static final int NODES = 6;
 
-    final List<OwnRedis> nodes = new ArrayList<>();
+    public final List<OwnRedis> nodes = new ArrayList<>();
     private final Path dir;
 
     private OwnRedisCluster(Path dir) {
         this.dir = dir;
     }
 
-    static OwnRedisCluster start() throws Exception {
+    public static OwnRedisCluster start() throws Exception {
         if (!OwnRedis.installed()) LocalServers.unavailable("redis-server is not installed");
         if (!onPath("redis-cli")) LocalServers.unavailable("redis-cli is not installed (Debian package redis-tools)");
         OwnRedisCluster cluster = new OwnRedisCluster(Files.createTempDirectory("own-redis-cluster"));
         try {
-            for (int i = 0; i < NODES; i++) {
-                int port = LocalServers.freePort();
-                cluster.nodes.add(OwnRedis.startOn(port, "--cluster-enabled", "yes", "--cluster-config-file",
-                        cluster.dir.resolve("nodes-" + port + ".conf").toString(), "--cluster-node-timeout", "1000",
-                        "--maxmemory-policy", "noeviction", "--dir", cluster.dir.toString()));
-            }
+            for (int i = 0; i < NODES; i++) cluster.nodes.add(cluster.node(LocalServers.freePort()));
             List<String> create = new ArrayList<>(Arrays.asList("redis-cli", "--cluster", "create"));
             for (OwnRedis n : cluster.nodes) create.add("127.0.0.1:" + n.port);
             create.addAll(Arrays.asList("--cluster-replicas", "1", "--cluster-yes"));
@@ -66,6 +61,28 @@ final class OwnRedisCluster implements AutoCloseable {
             cluster.close();
             throw e;
         }
+    }
+
+    /**
+     * A node on {@code port}, its data in a directory of its own: its cluster configuration file is kept in the
+     * cluster's, so a node started again there rejoins.
+     */
+    private OwnRedis node(int port) throws Exception {
+        return OwnRedis.startOn(port, "--cluster-enabled", "yes", "--cluster-config-file",
+                dir.resolve("nodes-" + port + ".conf").toString(), "--cluster-node-timeout", "1000",
+                "--maxmemory-policy", "noeviction");
+    }
+
+    /**
+     * A killed node started again on its port, empty (no persistence), with its cluster identity: once the cluster
+     * promoted its replica, it rejoins as that master's replica and copies it.
+     */
+    public OwnRedis restart(OwnRedis killed) throws Exception {
+        int index = nodes.indexOf(killed);
+        if (index < 0) throw new IllegalArgumentException("not a node of this cluster: " + killed.port);
+        OwnRedis again = node(killed.port);
+        nodes.set(index, again);
+        return again;
     }
 
     private static boolean onPath(String command) {
@@ -87,21 +104,21 @@ final class OwnRedisCluster implements AutoCloseable {
         }
     }
 
-    String url() {
+    public String url() {
         StringBuilder url = new StringBuilder("redis-cluster://");
         for (int i = 0; i < NODES; i++) url.append(i == 0 ? "" : ",").append("127.0.0.1:").append(nodes.get(i).port);
         return url.toString();
     }
 
     /** A client of the test's own, routing by slot (never the store's code). */
-    JedisCluster client() {
+    public JedisCluster client() {
         Set<HostAndPort> seeds = new HashSet<>();
         for (OwnRedis n : nodes) seeds.add(new HostAndPort("127.0.0.1", n.port));
         return new JedisCluster(seeds);
     }
 
     /** The node that is master of {@code slot} now, asked of a live node. */
-    OwnRedis masterOf(int slot) {
+    public OwnRedis masterOf(int slot) {
         for (OwnRedis asked : nodes) {
             try (Jedis j = asked.connect()) {
                 for (Object range : j.clusterSlots()) {
@@ -120,7 +137,7 @@ final class OwnRedisCluster implements AutoCloseable {
     }
 
     /** A master that does not serve {@code slot}. */
-    OwnRedis otherMasterThan(int slot) {
+    public OwnRedis otherMasterThan(int slot) {
         OwnRedis owner = masterOf(slot);
         for (OwnRedis n : nodes) {
             if (n == owner) continue;
@@ -133,11 +150,11 @@ final class OwnRedisCluster implements AutoCloseable {
         throw new IllegalStateException("no other master");
     }
 
-    static int slotOf(String key) {
+    public static int slotOf(String key) {
         return JedisClusterCRC16.getSlot(key);
     }
 
-    static String nodeId(OwnRedis node) {
+    public static String nodeId(OwnRedis node) {
         try (Jedis j = node.connect()) {
             return j.clusterMyId();
         }

@@ -164,7 +164,26 @@ class RedisClusterTest {
                 assertEquals(Outcome.ACQUIRED, first.outcome());
                 assertTrue(acknowledged.complete(first.token(), PAID), "the replica acknowledged the response");
 
+                // A key held on another master, its lease to be renewed while this one is down.
+                int elsewhere = bucket + 1;
+                while (cluster.masterOf(slotOfBucket(prefix, elsewhere)) == master) elsewhere++;
+                String held = keyInBucket("t", elsewhere, 0);
+                Reservation holding = store.reserve("t", held, "fp");
+                Reservation onKilled = store.reserve("t", keyInBucket("t", bucket, 3), "fp");
+                OwnRedis other = cluster.masterOf(slotOfBucket(prefix, elsewhere));
+                String leaseBefore;
+                try (Jedis j = other.connect()) {
+                    leaseBefore = j.hget(RedisTestServer.hashKey(prefix, "t", held), "lease");
+                }
+
                 master.kill();
+                assertThrows(StoreUnavailableException.class,
+                        () -> store.renew(List.of(onKilled.token(), holding.token())), "a master is away");
+                try (Jedis j = other.connect()) {
+                    long leaseAfter = Long.parseLong(j.hget(RedisTestServer.hashKey(prefix, "t", held), "lease"));
+                    assertTrue(leaseAfter > Long.parseLong(leaseBefore),
+                            "the lease on the master still up was renewed all the same");
+                }
                 List<StoreUnavailableException> refusals = new ArrayList<>();
                 Reservation after = Await.until("a reservation on the promoted replica", Duration.ofSeconds(60), () -> {
                     try {

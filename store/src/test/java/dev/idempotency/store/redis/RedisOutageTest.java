@@ -6,6 +6,7 @@ import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreConfigurationException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
+import dev.idempotency.store.testing.Await;
 import dev.idempotency.store.testing.LocalServers;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
@@ -132,6 +133,35 @@ class RedisOutageTest {
                 admin.configSet("maxmemory", "0");
             }
             assertEquals(Outcome.ACQUIRED, store.reserve("t", "k", "fp").outcome());
+        }
+    }
+
+    /** min-replicas-to-write unmet (NOREPLICAS), and a replica named as the server (READONLY): refused, nothing taken. */
+    @Test
+    void aServerThatRefusesWritesIsUnavailableWithNothingReserved() throws Exception {
+        try (OwnRedis master = OwnRedis.start("--maxmemory-policy", "noeviction", "--min-replicas-to-write", "1",
+                     "--min-replicas-max-lag", "1");
+             OwnRedis replica = OwnRedis.start("--maxmemory-policy", "noeviction", "--replicaof", "127.0.0.1",
+                     Integer.toString(master.port));
+             RedisIdempotencyStore onMaster = RedisIdempotencyStore.open(settings(master.url()).build());
+             RedisIdempotencyStore onReplica = RedisIdempotencyStore.open(settings(replica.url()).build())) {
+            StoreUnavailableException readOnly = assertThrows(StoreUnavailableException.class,
+                    () -> onReplica.reserve("t", "k", "fp"));
+            assertTrue(readOnly.getMessage().contains("READONLY"), readOnly.getMessage());
+            assertNull(readOnly.possiblyReserved(), "the replica refused the script before it ran");
+
+            replica.close(); // the master's only replica gone: it refuses writes once it notices
+            StoreUnavailableException noReplicas = Await.until("the master to refuse writes without its replica",
+                    Duration.ofSeconds(30), () -> {
+                        try {
+                            onMaster.reserve("t", "k-" + System.nanoTime(), "fp");
+                            return null;
+                        } catch (StoreUnavailableException e) {
+                            return e;
+                        }
+                    }, e -> e != null);
+            assertTrue(noReplicas.getMessage().contains("NOREPLICAS"), noReplicas.getMessage());
+            assertNull(noReplicas.possiblyReserved(), "the master refused the script before it ran");
         }
     }
 

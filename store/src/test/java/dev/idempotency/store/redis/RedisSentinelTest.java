@@ -10,8 +10,6 @@ import dev.idempotency.store.testing.Await;
 import dev.idempotency.store.testing.LocalServers;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.Protocol;
-import redis.clients.jedis.exceptions.JedisException;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -37,26 +35,6 @@ class RedisSentinelTest {
                 .connectTimeout(Duration.ofMillis(500)).queryTimeout(Duration.ofSeconds(1)).build();
     }
 
-    /** The sentinels agree there is a quorum to fail the master over (they found each other and the replica). */
-    private static boolean quorumReady(OwnRedis sentinel) {
-        try (Jedis s = sentinel.connect()) {
-            s.sendCommand(Protocol.Command.SENTINEL, "CKQUORUM", MASTER);
-            List<?> replicas = (List<?>) s.sendCommand(Protocol.Command.SENTINEL, "REPLICAS", MASTER);
-            List<?> others = (List<?>) s.sendCommand(Protocol.Command.SENTINEL, "SENTINELS", MASTER);
-            return replicas.size() == 1 && others.size() == 2;
-        } catch (JedisException notYet) {
-            return false;
-        }
-    }
-
-    private static boolean isMaster(OwnRedis redis) {
-        try (Jedis r = redis.connect()) {
-            return "master".equals(String.valueOf(r.role().get(0)));
-        } catch (JedisException e) {
-            return false;
-        }
-    }
-
     @Test
     void theStoreFollowsAFailoverFailingClosedMeanwhileAndKeepsWhatTheReplicaAcknowledged() throws Exception {
         try (OwnRedis master = OwnRedis.start("--maxmemory-policy", "noeviction");
@@ -67,7 +45,7 @@ class RedisSentinelTest {
              OwnRedis s3 = OwnRedis.sentinel(MASTER, master.port)) {
             for (OwnRedis s : new OwnRedis[] {s1, s2, s3}) {
                 Await.until("sentinel " + s.port + " to see the replica and the other sentinels", Duration.ofSeconds(30),
-                        () -> quorumReady(s), ready -> ready);
+                        () -> s.readyToFailOver(MASTER), ready -> ready);
             }
             String url = "redis-sentinel://127.0.0.1:" + s1.port + ",127.0.0.1:" + s2.port + ",127.0.0.1:" + s3.port + "/" + MASTER;
             StoredResponse paid = new StoredResponse(201, Collections.singletonList(new StoredResponse.Header("Content-Type", "application/json")),
@@ -93,7 +71,7 @@ class RedisSentinelTest {
                     }
                 }, r -> r != null);
                 assertEquals(Outcome.ACQUIRED, after.outcome());
-                assertTrue(isMaster(replica), "the sentinels promoted the replica");
+                assertTrue(replica.isMaster(), "the sentinels promoted the replica");
                 assertTrue(!refusals.isEmpty(), "between the crash and the promotion the store answered unavailable");
 
                 Reservation retry = store.reserve("t", "payment-1", "fp");

@@ -30,10 +30,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The operator's tool on a Redis store: keys, purge and doctor, against the test Redis server. */
+/**
+ * The operator's tool on a Redis store: keys, purge and doctor, against the test Redis server; a subclass runs the
+ * same on another Redis topology by naming its URL and how a key's time is moved behind the store's back.
+ */
 class RedisOperatorCliTest {
-    private final String prefix = RedisTestServer.randomPrefix();
+    protected final String prefix = RedisTestServer.randomPrefix();
     private final List<RedisIdempotencyStore> opened = new ArrayList<>();
+
+    protected String url() {
+        return RedisTestServer.url();
+    }
+
+    protected void moveTime(String scope, String key, String field, long seconds) {
+        RedisTestServer.setTime(prefix, scope, key, field, seconds);
+    }
+
+    protected void dropPrefix() {
+        dropPrefix();
+    }
 
     private RedisIdempotencyStore store(StoreSettings.Builder settings) {
         RedisIdempotencyStore store = RedisIdempotencyStore.open(settings.build());
@@ -43,7 +58,7 @@ class RedisOperatorCliTest {
     }
 
     private StoreSettings.Builder settings() {
-        return StoreSettings.builder().url(RedisTestServer.url()).table(prefix);
+        return StoreSettings.builder().url(url()).table(prefix);
     }
 
     @BeforeEach
@@ -54,10 +69,10 @@ class RedisOperatorCliTest {
     @AfterEach
     void dropKeys() {
         opened.forEach(RedisIdempotencyStore::close);
-        RedisTestServer.dropPrefix(prefix);
+        dropPrefix();
     }
 
-    private static OperatorCliContract.Run cli(String stdin, String... args) {
+    static OperatorCliContract.Run cli(String stdin, String... args) {
         return withProperties(new Properties(), stdin, args);
     }
 
@@ -72,7 +87,7 @@ class RedisOperatorCliTest {
     }
 
     private OperatorCliContract.Run onStore(String stdin, String... args) {
-        List<String> all = new ArrayList<>(Arrays.asList("--url", RedisTestServer.url(), "--table", prefix));
+        List<String> all = new ArrayList<>(Arrays.asList("--url", url(), "--table", prefix));
         all.addAll(Arrays.asList(args));
         return cli(stdin, all.toArray(new String[0]));
     }
@@ -85,7 +100,7 @@ class RedisOperatorCliTest {
     /** A key whose owner's lease ran out and the sweep marked: what a crash leaves under reconcile. */
     private void unknownKey(RedisIdempotencyStore store, String scope, String key) {
         store.reserve(scope, key, "fp");
-        RedisTestServer.setTime(prefix, scope, key, "lease", -5);
+        moveTime(scope, key, "lease", -5);
         Await.until("the sweep to mark " + key, Duration.ofSeconds(10), () -> {
             store.sweepExpiredLeases();
             return store.find(scope, key).get().status();
@@ -158,7 +173,7 @@ class RedisOperatorCliTest {
 
     @Test
     void doctorSaysAPrefixNotWrittenYetWillBeUnderSchemaModeCreate() {
-        OperatorCliContract.Run run = cli("", "doctor", "--url", RedisTestServer.url(), "--table", prefix + "new");
+        OperatorCliContract.Run run = cli("", "doctor", "--url", url(), "--table", prefix + "new");
         assertEquals(0, run.exit, run.toString());
         assertTrue(run.out.contains("warn  schema") && run.out.contains("writes it on its first keyed request"), run.toString());
         assertFalse(run.out.contains("ok    keys"), "no keys counted under a prefix that is not there\n" + run);
@@ -168,16 +183,16 @@ class RedisOperatorCliTest {
     void doctorFailsOnWhatWouldTurnRequestsAwayOrLoseKeys() throws Exception {
         Properties threeReplicas = new Properties();
         threeReplicas.setProperty("idempotency.store.replica-acks", "3");
-        OperatorCliContract.Run acks = withProperties(threeReplicas, "", "doctor", "--url", RedisTestServer.url(), "--table", prefix);
+        OperatorCliContract.Run acks = withProperties(threeReplicas, "", "doctor", "--url", url(), "--table", prefix);
         assertEquals(1, acks.exit, acks.toString());
         assertTrue(acks.out.contains("FAIL  replicas") && acks.out.contains("fewer than replica-acks 3"), acks.toString());
 
         Properties validate = new Properties();
         validate.setProperty("idempotency.store.schema", "validate");
-        OperatorCliContract.Run typo = withProperties(validate, "", "doctor", "--url", RedisTestServer.url(), "--table", prefix + "x");
+        OperatorCliContract.Run typo = withProperties(validate, "", "doctor", "--url", url(), "--table", prefix + "x");
         assertEquals(1, typo.exit, typo.toString());
         assertTrue(typo.out.contains("FAIL  schema") && typo.out.contains("no store with prefix '" + prefix + "x'"), typo.toString());
-        OperatorCliContract.Run list = cli("", "keys", "list", "--url", RedisTestServer.url(), "--table", prefix + "x");
+        OperatorCliContract.Run list = cli("", "keys", "list", "--url", url(), "--table", prefix + "x");
         assertEquals(1, list.exit, list.toString());
         assertTrue(list.err.contains(prefix + "x"), list.toString());
 
