@@ -47,7 +47,7 @@ class RedisOperatorCliTest {
     }
 
     protected void dropPrefix() {
-        dropPrefix();
+        RedisTestServer.dropPrefix(prefix);
     }
 
     private RedisIdempotencyStore store(StoreSettings.Builder settings) {
