@@ -70,6 +70,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final boolean markedEffects;
     private volatile byte[] installationSecret;
     private final WriteLoad writeLoad;
+    /** Keys completed or replayed here lately: their retries read the key first ({@link RecentlyCompleted}). */
+    private final RecentlyCompleted recent = new RecentlyCompleted();
     private final JdbcStatements statements;
     private final KeyRows rows;
     private final BatchedWrites batches;
@@ -141,13 +143,22 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         requireLength("fingerprint", fingerprint, MAX_FINGERPRINT_LENGTH);
         boolean batched = writeLoad.start();
         try {
-            return reserve(scope, key, fingerprint, batched);
+            Reservation r = reserve(scope, key, fingerprint, batched);
+            if (r.outcome() == Reservation.Outcome.REPLAY) recent.remember(scope, key);
+            return r;
         } finally {
             writeLoad.end();
         }
     }
 
     private Reservation reserve(String scope, String key, String fingerprint, boolean batched) {
+        if (recent.mayHold(scope, key)) {
+            // Most likely a retry of a request this JVM answered: the key's state in one read answers it.
+            KeyState state = connections.withConnection(connections.requestPool(), "reserve", null,
+                    c -> rounds.readState(c, scope, key));
+            Reservation answered = state == null ? null : ReservationRounds.answerWithoutWriting(state, fingerprint);
+            if (answered != null) return answered;
+        }
         FirstStep first;
         if (reservations == null) {
             first = FirstStep.NOT_TRIED;
@@ -174,12 +185,15 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         Completion done = new Completion(token, response);
         boolean batched = writeLoad.start();
         try {
+            Boolean together = null;
             if (completions != null) {
-                Boolean won = batched ? completions.submit(done) : GroupCommit.alone("complete", done, batches::completeTogether);
-                if (won != null) return won;
+                together = batched ? completions.submit(done)
+                        : GroupCommit.alone("complete", done, batches::completeTogether);
             }
-            return connections.repeatably("complete",
+            boolean won = together != null ? together : connections.repeatably("complete",
                     c -> statements.update(c, sql.complete, done.parameters()) == 1 || batches.recordedBy(c, done));
+            if (won) recent.remember(token.scope(), token.key());
+            return won;
         } finally {
             writeLoad.end();
         }

@@ -31,6 +31,8 @@ public final class TcpProxy implements AutoCloseable {
     private boolean holding;
     /** Forwarded connections not yet closed. */
     private int links;
+    /** Reads from clients forwarded so far: a driver's request, sent in one write, is usually one. */
+    private final java.util.concurrent.atomic.AtomicLong clientReads = new java.util.concurrent.atomic.AtomicLong();
 
     public TcpProxy(String targetHostAndPort) throws IOException {
         String[] parts = targetHostAndPort.split(":");
@@ -43,6 +45,9 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     public int port() { return port; }
+
+    /** Reads from clients forwarded so far (a driver's round trips, where each request fits one read). */
+    public long clientReads() { return clientReads.get(); }
 
     /** Starts accepting again on the same port. */
     public synchronized void restore() throws IOException {
@@ -177,6 +182,7 @@ public final class TcpProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 for (int n; (n = in.read(buffer)) >= 0; ) {
                     if (fromClient) {
+                        clientReads.incrementAndGet();
                         String marker = loseRepliesAfter;
                         if (marker != null && new String(buffer, 0, n, StandardCharsets.ISO_8859_1).contains(marker)) {
                             loseRepliesAfter = null;
