@@ -153,8 +153,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private Reservation reserve(String scope, String key, String fingerprint, boolean batched) {
         if (recent.mayHold(scope, key)) {
-            // Most likely a retry of a request this JVM answered: the key's state in one read answers it.
-            KeyState state = connections.withConnection(connections.requestPool(), "reserve", null,
+            // Most likely a retry of a request this JVM answered: the key's state in one read answers it (a read, so
+            // tried again on a fresh connection). Not in a batch: a read holds its connection briefly, and a batch of
+            // one would insert first.
+            KeyState state = connections.withConnection(connections.requestPool(), "reserve", null, PooledWork.ALWAYS,
                     c -> rounds.readState(c, scope, key));
             Reservation answered = state == null ? null : ReservationRounds.answerWithoutWriting(state, fingerprint);
             if (answered != null) return answered;

@@ -5,13 +5,17 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,8 +25,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class ClusterPools implements RedisNodes {
     private static final int SLOTS = 16384;
+    private static final long UNREACHABLE_MILLIS = 1000;
 
     private final ClusterConnectionProvider provider;
+    /** Nodes that did not accept a connection, and when (System.nanoTime). */
+    private final Map<HostAndPort, Long> unreachable = new ConcurrentHashMap<>();
     /** Learns the slot map when asked, on a thread of its own: asking (one node after another) may take long. */
     private final Thread relearner;
     private final Object learnt = new Object();
@@ -42,14 +49,17 @@ final class ClusterPools implements RedisNodes {
         relearner.start();
     }
 
+    /** Runs until closed, whatever a relearning throws: a dead relearner would leave the map stale for good. */
     private void relearnWhenAsked() {
         while (true) {
             long ticket;
             synchronized (learnt) {
-                try {
-                    while (!closed && requested == started) learnt.wait();
-                } catch (InterruptedException e) {
-                    return; // closed
+                while (!closed && requested == started) {
+                    try {
+                        learnt.wait();
+                    } catch (InterruptedException stray) {
+                        // only close() ends this thread
+                    }
                 }
                 if (closed) return;
                 ticket = requested; // every request asked so far is answered by this one
@@ -57,24 +67,55 @@ final class ClusterPools implements RedisNodes {
             }
             try {
                 provider.renewSlotCache();
-            } catch (RuntimeException noNodeAnswers) {
+            } catch (Throwable noNodeAnswers) {
                 // the next failed request asks again
-            }
-            synchronized (learnt) {
-                completed = ticket;
-                learnt.notifyAll();
+            } finally {
+                synchronized (learnt) {
+                    completed = ticket;
+                    learnt.notifyAll();
+                }
             }
         }
     }
 
     @Override
     public Jedis borrow(byte[] key) {
-        return new Jedis(provider.getConnectionFromSlot(JedisClusterCRC16.getSlot(key)));
+        int slot = JedisClusterCRC16.getSlot(key);
+        HostAndPort node = provider.getNode(slot);
+        if (node == null) return new Jedis(provider.getConnectionFromSlot(slot)); // the client looks for it
+        return borrow(node);
     }
 
+    /**
+     * A connection to the node; one that did not accept a connection within the last {@link #UNREACHABLE_MILLIS} is
+     * refused at once ({@link NodeUnreachable}), so that the many buckets of a master that went away, each looked at
+     * in turn by a heartbeat or a sweep, do not each wait for a connect timeout.
+     */
     @Override
     public Jedis borrow(HostAndPort node) {
-        return new Jedis(provider.getConnection(node));
+        Long failedAt = unreachable.get(node);
+        if (failedAt != null) {
+            long ago = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - failedAt);
+            if (ago < UNREACHABLE_MILLIS) {
+                throw new NodeUnreachable("node " + node + " did not accept a connection " + ago + " ms ago");
+            }
+            unreachable.remove(node, failedAt);
+        }
+        try {
+            return new Jedis(provider.getConnection(node));
+        } catch (JedisException e) {
+            if (!RedisConnections.poolExhausted(e)) unreachable.put(node, System.nanoTime());
+            throw e;
+        }
+    }
+
+    /** A node known to be away just now: nothing was tried. */
+    static final class NodeUnreachable extends JedisConnectionException {
+        private static final long serialVersionUID = 1L;
+
+        NodeUnreachable(String message) {
+            super(message);
+        }
     }
 
     @Override

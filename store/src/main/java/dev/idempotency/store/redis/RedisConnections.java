@@ -5,6 +5,7 @@ import dev.idempotency.store.StoreDataException;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
+import dev.idempotency.store.redis.ClusterPools.NodeUnreachable;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -250,11 +251,18 @@ final class RedisConnections implements AutoCloseable {
                 repeated = true;
                 nodes.dropIdle();
                 nodes.relearnSlots(Math.max(0, deadline - System.nanoTime()));
+                if (System.nanoTime() - deadline > 0) {
+                    throw unavailable(operation, (JedisException) broken.getCause(), writing);
+                }
                 route = new Route(key);
             } catch (NoConnection none) {
-                // In a Cluster, its master may have gone and a replica been promoted: learn the map, try once more.
+                // In a Cluster, its master may have gone and a replica been promoted: learn the map, try once more;
+                // not for a pool with no free connection (busy, not gone), nor a node just found away.
                 // Sent before on a connection that broke: the first sending may have gone in.
-                if (reconnected || !nodes.cluster()) throw cannotConnect(operation, none, repeated ? writing : null);
+                JedisException cause = (JedisException) none.getCause();
+                if (reconnected || !nodes.cluster() || poolExhausted(cause) || cause instanceof NodeUnreachable) {
+                    throw cannotConnect(operation, none, repeated ? writing : null);
+                }
                 reconnected = true;
                 nodes.relearnSlots(Math.max(0, deadline - System.nanoTime()));
                 route = new Route(key);
@@ -336,6 +344,14 @@ final class RedisConnections implements AutoCloseable {
     private StoreUnavailableException unavailable(String operation, JedisException e, OwnershipToken writing) {
         return new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during " + operation
                 + ": " + describe(e), e, writing);
+    }
+
+    /** No free connection in the pool within the connect timeout: the store is busy, not away. */
+    static boolean poolExhausted(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof java.util.NoSuchElementException) return true;
+        }
+        return false;
     }
 
     private static boolean timedOut(Throwable e) {

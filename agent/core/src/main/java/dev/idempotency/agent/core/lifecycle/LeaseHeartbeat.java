@@ -94,6 +94,11 @@ public final class LeaseHeartbeat {
     private void tick() {
         try {
             renewRunning();
+        } catch (Throwable t) {
+            failed(t);
+        }
+        try {
+            // Even when some renewals failed: a store partly away (a Cluster's master) still takes the others.
             releasePending();
         } catch (Throwable t) {
             failed(t);

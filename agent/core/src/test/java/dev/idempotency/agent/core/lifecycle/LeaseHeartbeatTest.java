@@ -34,10 +34,13 @@ class LeaseHeartbeatTest {
         final AtomicInteger renewed = new AtomicInteger();
         final AtomicInteger releaseCalls = new AtomicInteger();
         final List<OwnershipToken> released = new CopyOnWriteArrayList<>();
+        /** Renewals fail every time: part of the store away for good (a Cluster's master), the rest answering. */
+        volatile boolean renewalsFail;
 
         @Override
         public int renew(Collection<OwnershipToken> tokens) {
             int call = renewCalls.incrementAndGet();
+            if (renewalsFail) throw new StoreUnavailableException("simulated: one master away", null);
             if (call == 1) throw new OutOfMemoryError("simulated: a tick that hits an Error");
             if (call == 2) throw new StoreUnavailableException("simulated outage", null);
             renewed.incrementAndGet();
@@ -93,6 +96,18 @@ class LeaseHeartbeatTest {
         assertTrue(heartbeat.hasRunningRequests());
         heartbeat.unregister(RUNNING);
         assertFalse(heartbeat.hasRunningRequests());
+    }
+
+    @Test
+    void lostReservationsAreReleasedEvenWhileRenewalsFail() {
+        FlakyStore store = new FlakyStore();
+        store.renewalsFail = true;
+        LeaseHeartbeat heartbeat = new LeaseHeartbeat(store, Duration.ofMillis(300));
+        heartbeat.register(RUNNING);
+        heartbeat.releaseWhenReachable(LOST);
+        await("the lost reservation to be released while renewals keep failing", () -> store.released.contains(LOST));
+        assertTrue(store.renewCalls.get() >= 2, "renewals were tried, and failed");
+        heartbeat.unregister(RUNNING);
     }
 
     @Test
