@@ -66,6 +66,35 @@ public final class ServletApiAccessor implements ServletAccessor {
 
     @Override public String requestUri(Object request) { return ((HttpServletRequest) request).getRequestURI(); }
 
+    @Override
+    public String contextPath(Object request) {
+        javax.servlet.ServletContext context = ((HttpServletRequest) request).getServletContext();
+        return context == null ? ((HttpServletRequest) request).getContextPath() : context.getContextPath();
+    }
+
+    @Override
+    public String servletName(Object component) {
+        if (!(component instanceof javax.servlet.Servlet)) return null;
+        javax.servlet.ServletConfig config = ((javax.servlet.Servlet) component).getServletConfig();
+        return config == null ? null : config.getServletName();
+    }
+
+    @Override
+    public List<String[]> servletRegistrations(Object request) {
+        javax.servlet.ServletContext context = ((HttpServletRequest) request).getServletContext();
+        if (context == null) return Collections.emptyList();
+        List<String[]> servlets = new ArrayList<>();
+        for (javax.servlet.ServletRegistration r : context.getServletRegistrations().values()) {
+            Collection<String> mappings = r.getMappings();
+            List<String> row = new ArrayList<>();
+            row.add(r.getName());
+            row.add(String.valueOf(r.getClassName()));
+            if (mappings != null) row.addAll(mappings);
+            servlets.add(row.toArray(new String[0]));
+        }
+        return servlets;
+    }
+
     @Override public String queryString(Object request) { return ((HttpServletRequest) request).getQueryString(); }
 
     @Override public String contentType(Object request) { return ((HttpServletRequest) request).getContentType(); }
