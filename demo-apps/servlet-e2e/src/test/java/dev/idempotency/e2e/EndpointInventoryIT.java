@@ -1,5 +1,6 @@
 package dev.idempotency.e2e;
 
+import dev.idempotency.e2e.scenarios.LegacyScenarios;
 import dev.idempotency.e2e.scenarios.ServerScenarios;
 import dev.idempotency.e2e.servers.JettyServer;
 import dev.idempotency.e2e.servers.OrdersServers;
@@ -41,6 +42,7 @@ public class EndpointInventoryIT {
         @Override
         protected ServerProcess configure(ServerProcess server) {
             return server.set("idempotency.required", "/shop/plain-transfers,/shop/tranfsers/**")
+                    .set("idempotency.application-filters", LegacyScenarios.ACTION_FILTER)
                     .set("idempotency.metrics.port", String.valueOf(metricsPort));
         }
 
@@ -57,6 +59,9 @@ public class EndpointInventoryIT {
             assertProblem(form("/transfers", key, body.replace("125", "126")), 422, "key-reused");
             for (int i = 0; i < 2; i++) assertProblem(form("/plain-transfers", null, body), 400, "key-missing");
             assertEquals(201, form("/plain-transfers", key(), body).statusCode());
+            // the shop's action framework, a filter that answers itself: an endpoint by its URL patterns
+            for (int i = 0; i < 2; i++) assertEquals(201, form("/actions/pay", null, "amount=5").statusCode());
+            assertEquals(201, form("/actions/pay", key(), "amount=5").statusCode());
 
             Map<String, Map<String, String>> table = table(server, metricsPort,
                     "'/shop/tranfsers/**' matches no endpoint", "/shop/tranfsers/**");
@@ -65,6 +70,8 @@ public class EndpointInventoryIT {
             assertEquals("unkeyed requests", table.get("/shop POST /transfers").get("NOTE"));
             assertCounts(table, "/shop POST /plain-transfers", 1, 2, 0, 0, 0, 2);
             assertEquals("path", table.get("/shop POST /plain-transfers").get("REQUIRED"));
+            assertCounts(table, "/shop POST /actions/*", 1, 2, 0, 0, 0, 0);
+            assertEquals("filter", table.get("/shop POST /actions/*").get("KIND"));
             // a mapping no handled request reached is listed, without a method
             assertEquals("never requested", table.get("/shop - /signup").get("NOTE"));
         }

@@ -55,6 +55,9 @@ public interface ServletAccessor {
      */
     List<String[]> servletRegistrations(Object request);
 
+    /** The filters the request's web application registered, each as {name, class name, URL pattern...}. */
+    List<String[]> filterRegistrations(Object request);
+
     String queryString(Object request);
 
     String contentType(Object request);

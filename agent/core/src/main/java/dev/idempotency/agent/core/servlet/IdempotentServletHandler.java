@@ -45,6 +45,12 @@ public final class IdempotentServletHandler implements ServletHandler {
             "org.glassfish.jersey.servlet.ServletContainer",
             "org.jboss.resteasy.plugins.server.servlet.HttpServletDispatcher",
             "org.apache.tomee.webservices.CXFJAXRSFilter");
+    /** JAX-RS runtimes' servlets and filters, whose requests the JAX-RS layer counts by route. */
+    private final ClassValue<Boolean> jaxrsRuntimes = new ComponentsNamed(
+            "org.glassfish.jersey.servlet.ServletContainer",
+            "org.jboss.resteasy.plugins.server.servlet.HttpServletDispatcher",
+            "org.jboss.resteasy.plugins.server.servlet.FilterDispatcher",
+            "org.apache.tomee.webservices.CXFJAXRSFilter");
     private final RateLimitedLog faults = new RateLimitedLog(10_000);
     private final RateLimitedLog undecided = new RateLimitedLog(60_000);
 
@@ -72,7 +78,7 @@ public final class IdempotentServletHandler implements ServletHandler {
         String method = http.method(request);
         boolean handledMethod = config.methods.contains(method);
         String keyField = handledMethod ? http.header(request, config.header) : null;
-        if (!servlet || !handledMethod || keyField != null) {
+        if (!handledMethod || keyField != null || (!servlet && !applicationFilters.contains(component.getClass()))) {
             return enter(http, component, servlet, request, response, method, handledMethod, keyField);
         }
         UnkeyedEntry counted = countUnkeyed(http, component, request, method);
@@ -87,13 +93,14 @@ public final class IdempotentServletHandler implements ServletHandler {
     }
 
     /**
-     * A request of a handled method without a key, at a servlet: counted once for its endpoint, at the outermost
-     * servlet entry of its initial dispatch (an HttpServlet enters twice, public and protected service). Null when
-     * not counted here (nested, another dispatch, a JAX-RS runtime whose own layer counts it by route).
+     * A request of a handled method without a key, at a servlet or an application filter: counted once for its
+     * endpoint, at the outermost such entry of its initial dispatch (an HttpServlet enters twice, public and protected
+     * service; an application filter may pass it on to a servlet). Null when not counted here (nested, another
+     * dispatch, a JAX-RS runtime whose own layer counts it by route).
      */
     private UnkeyedEntry countUnkeyed(ServletAccessor http, Object component, Object request, String method) {
         try {
-            if (!http.isInitialDispatch(request) || jaxrsContainers.get(component.getClass())) return null;
+            if (!http.isInitialDispatch(request) || jaxrsRuntimes.get(component.getClass())) return null;
             UnkeyedEntry entry = UnkeyedEntry.begin(request);
             if (entry == null) return null;
             endpoints.of(http, component, request, method).unkeyed();
@@ -228,7 +235,8 @@ public final class IdempotentServletHandler implements ServletHandler {
         PendingDecision.Deferred waiting = pending.deferred();
         pending.markDecided();
         if (capture == null) {
-            boolean counted = !jaxrsContainers.get(component.getClass());
+            // counted as one without a key on entry here (a decision point), unless a JAX-RS runtime's layer counts it
+            boolean counted = !jaxrsRuntimes.get(component.getClass());
             endpoints.keyMissing(http, component, request, pending.method(), counted);
             return answer(http, response, gate.keyMissing(pending.method()));
         }

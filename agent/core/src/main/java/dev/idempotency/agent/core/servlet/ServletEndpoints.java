@@ -33,10 +33,12 @@ final class ServletEndpoints {
         if (app == null) app = inventory.register(contextPath, () -> registrations(http, request));
         if (app == null) return inventory.overflow();
         String name = http.servletName(component);
-        String key = name != null ? name : "filter " + component.getClass().getName();
+        String key = name != null ? name : EndpointInventory.FILTER + component.getClass().getName();
         EndpointInventory.Endpoint endpoint = app.existing(method, key);
         if (endpoint != null) return endpoint;
-        if (name != null && !app.knows(name)) app.learn(registrations(http, request));
+        if (!app.knows(key)) {
+            app.learn(name != null ? registrations(http, request) : filter(http, request, component, key));
+        }
         return app.servlet(method, key);
     }
 
@@ -72,6 +74,17 @@ final class ServletEndpoints {
             mappings.add(new EndpointInventory.Mapping(servlet[0], patterns, listed, listed || runtime));
         }
         return mappings;
+    }
+
+    /** An application filter (one that serves requests itself) as an endpoint: its URL patterns, by its class. */
+    private static List<EndpointInventory.Mapping> filter(ServletAccessor http, Object request, Object component,
+                                                          String key) {
+        List<String> patterns = new ArrayList<>();
+        for (String[] filter : http.filterRegistrations(request)) {
+            if (!filter[1].equals(component.getClass().getName())) continue;
+            patterns.addAll(Arrays.asList(filter).subList(2, filter.length));
+        }
+        return java.util.Collections.singletonList(new EndpointInventory.Mapping(key, patterns, false, true));
     }
 
     private static boolean isContainers(String className) {

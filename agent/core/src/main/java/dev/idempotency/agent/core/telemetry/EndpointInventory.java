@@ -31,6 +31,8 @@ public final class EndpointInventory {
     public static final String OVERFLOW = "(overflow)";
     /** The method shown for a mapping declared by the container that no handled request has reached yet. */
     public static final String ANY_METHOD = "-";
+    /** How an application filter is named among servlets: "filter " and its class name. */
+    public static final String FILTER = "filter ";
 
     private final RequiredEndpoints required;
     private final int maxPerApplication;
@@ -147,8 +149,9 @@ public final class EndpointInventory {
                 } else {
                     Mapping mapping = servlets.get(key);
                     List<String> patterns = mapping != null ? mapping.patterns : Collections.<String>emptyList();
-                    String label = patterns.isEmpty() ? "servlet " + key : String.join(",", patterns);
-                    e = new Endpoint(name, method, label, "servlet", patterns, null,
+                    boolean filter = key.startsWith(FILTER);
+                    String label = !patterns.isEmpty() ? String.join(",", patterns) : filter ? key : "servlet " + key;
+                    e = new Endpoint(name, method, label, filter ? "filter" : "servlet", patterns, null,
                             requiredForMappings(contextPath, patterns));
                 }
                 endpoints.put(key.intern(), e);

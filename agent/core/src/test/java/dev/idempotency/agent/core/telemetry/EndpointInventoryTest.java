@@ -47,6 +47,10 @@ class EndpointInventoryTest {
         transfers.keyed(Outcome.IN_FLIGHT);
         transfers.keyed(Outcome.UNKNOWN);
         app.servlet("PATCH", "slow").keyed(Outcome.EXECUTED);
+        app.learn(Collections.singletonList(new EndpointInventory.Mapping(EndpointInventory.FILTER + "x.ActionFilter",
+                Collections.singletonList("/actions/*"), false, true)));
+        app.servlet("POST", EndpointInventory.FILTER + "x.ActionFilter").unkeyed();
+        app.servlet("POST", EndpointInventory.FILTER + "y.Unregistered").unkeyed();
 
         Map<String, EndpointInventory.Row> rows = byEndpoint(inventory);
         EndpointInventory.Row row = rows.get("/shop POST /transfers");
@@ -67,7 +71,10 @@ class EndpointInventoryTest {
         assertEquals(0, declared.firstSeen);
         assertNull(rows.get("/shop - /"));
         assertNull(rows.get("/shop - /transfers"), "a requested mapping is not listed again as declared");
-        assertEquals(3, rows.size(), rows.keySet().toString());
+        assertEquals("filter", rows.get("/shop POST /actions/*").kind);
+        assertEquals(1, rows.get("/shop POST /actions/*").unkeyed);
+        assertEquals("filter", rows.get("/shop POST filter y.Unregistered").kind);
+        assertEquals(5, rows.size(), rows.keySet().toString());
     }
 
     @Test

@@ -95,6 +95,22 @@ public final class ServletApiAccessor implements ServletAccessor {
         return servlets;
     }
 
+    @Override
+    public List<String[]> filterRegistrations(Object request) {
+        javax.servlet.ServletContext context = ((HttpServletRequest) request).getServletContext();
+        if (context == null) return Collections.emptyList();
+        List<String[]> filters = new ArrayList<>();
+        for (javax.servlet.FilterRegistration r : context.getFilterRegistrations().values()) {
+            Collection<String> patterns = r.getUrlPatternMappings();
+            List<String> row = new ArrayList<>();
+            row.add(r.getName());
+            row.add(String.valueOf(r.getClassName()));
+            if (patterns != null) row.addAll(patterns);
+            filters.add(row.toArray(new String[0]));
+        }
+        return filters;
+    }
+
     @Override public String queryString(Object request) { return ((HttpServletRequest) request).getQueryString(); }
 
     @Override public String contentType(Object request) { return ((HttpServletRequest) request).getContentType(); }
