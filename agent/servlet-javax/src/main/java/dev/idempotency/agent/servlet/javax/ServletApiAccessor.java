@@ -14,7 +14,9 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.function.Function;
 import javax.servlet.DispatcherType;
+import javax.servlet.Registration;
 import javax.servlet.ServletRequestWrapper;
 import javax.servlet.http.Cookie;
 import javax.servlet.http.HttpServletRequest;
@@ -83,32 +85,31 @@ public final class ServletApiAccessor implements ServletAccessor {
     public List<String[]> servletRegistrations(Object request) {
         javax.servlet.ServletContext context = ((HttpServletRequest) request).getServletContext();
         if (context == null) return Collections.emptyList();
-        List<String[]> servlets = new ArrayList<>();
-        for (javax.servlet.ServletRegistration r : context.getServletRegistrations().values()) {
-            Collection<String> mappings = r.getMappings();
-            List<String> row = new ArrayList<>();
-            row.add(r.getName());
-            row.add(String.valueOf(r.getClassName()));
-            if (mappings != null) row.addAll(mappings);
-            servlets.add(row.toArray(new String[0]));
-        }
-        return servlets;
+        return registrations(context.getServletRegistrations().values(),
+                r -> ((javax.servlet.ServletRegistration) r).getMappings());
     }
 
     @Override
     public List<String[]> filterRegistrations(Object request) {
         javax.servlet.ServletContext context = ((HttpServletRequest) request).getServletContext();
         if (context == null) return Collections.emptyList();
-        List<String[]> filters = new ArrayList<>();
-        for (javax.servlet.FilterRegistration r : context.getFilterRegistrations().values()) {
-            Collection<String> patterns = r.getUrlPatternMappings();
+        return registrations(context.getFilterRegistrations().values(),
+                r -> ((javax.servlet.FilterRegistration) r).getUrlPatternMappings());
+    }
+
+    /** Each registration as {name, class name, mapping...}. */
+    private static List<String[]> registrations(Collection<? extends Registration> registrations,
+                                                Function<Registration, Collection<String>> mappings) {
+        List<String[]> rows = new ArrayList<>();
+        for (Registration r : registrations) {
+            Collection<String> mapped = mappings.apply(r);
             List<String> row = new ArrayList<>();
             row.add(r.getName());
             row.add(String.valueOf(r.getClassName()));
-            if (patterns != null) row.addAll(patterns);
-            filters.add(row.toArray(new String[0]));
+            if (mapped != null) row.addAll(mapped);
+            rows.add(row.toArray(new String[0]));
         }
-        return filters;
+        return rows;
     }
 
     @Override public String queryString(Object request) { return ((HttpServletRequest) request).getQueryString(); }
