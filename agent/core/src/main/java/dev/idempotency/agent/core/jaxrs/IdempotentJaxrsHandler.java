@@ -119,7 +119,13 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
             return;
         }
         String path = RequestPath.normalise(jaxrs.path(request));
-        if (!config.include.matches(path) || config.exclude.matches(path)) return;
+        if (!config.include.matches(path) || config.exclude.matches(path)) {
+            // left alone; one without a key still counts for its endpoint, as the servlet layer counts it
+            if (jaxrs.header(request, config.header) == null) {
+                endpoints.unkeyed(jaxrs, request, resourceInfo, route, path, false);
+            }
+            return;
+        }
         if (jaxrs.header(request, config.header) == null) {
             boolean refused = config.required.requiresRoute(route) || config.required.paths().matches(path);
             endpoints.unkeyed(jaxrs, request, resourceInfo, route, path, refused);

@@ -164,7 +164,11 @@ public final class IdempotentServletHandler implements ServletHandler {
 
     @Override
     public void exit(ServletExchange exchange, Object request, Throwable thrown) {
-        UnkeyedEntry.end(exchange);
+        try {
+            UnkeyedEntry.end(exchange);
+        } catch (Throwable t) {
+            endpoints.failed(); // bookkeeping only: the exchange's own end below must run whatever happens here
+        }
         if (exchange instanceof ErrorPageExchange) {
             ((ErrorPageExchange) exchange).exited(thrown);
         } else if (exchange instanceof ProtectedExchange) {
