@@ -160,4 +160,24 @@ class EndpointInventoryTest {
         assertEquals("servlet s t", tsv[2]);
         assertEquals("1", tsv[6]);
     }
+
+    /** Counting a request (the lookups by application, method and servlet, then the adder) allocates nothing. */
+    @Test
+    void countingARequestAllocatesNothing() {
+        EndpointInventory inventory = new EndpointInventory(RequiredEndpoints.parse(""), 10, 100);
+        inventory.register("/shop", EndpointInventoryTest::shop).servlet("POST", "transfers");
+        // strings as a container hands them over: equal, not the inventory's own instances
+        String context = new String("/shop");
+        String method = new String("POST");
+        String servlet = new String("transfers");
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
+                .getThreadMXBean();
+        long id = Thread.currentThread().getId();
+        for (int i = 0; i < 200_000; i++) inventory.application(context).servlet(method, servlet).unkeyed(); // warm-up
+        long before = threads.getThreadAllocatedBytes(id);
+        for (int i = 0; i < 1_000_000; i++) inventory.application(context).servlet(method, servlet).unkeyed();
+        long allocated = threads.getThreadAllocatedBytes(id) - before;
+        assertTrue(allocated < 100_000, allocated + " bytes for a million requests");
+        assertEquals(1_200_000, byEndpoint(inventory).get("/shop POST /transfers").unkeyed);
+    }
 }
