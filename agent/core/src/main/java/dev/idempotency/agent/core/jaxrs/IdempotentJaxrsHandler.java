@@ -86,6 +86,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
     public void registerAgentFilter(Object resourceConfig) {
         Class<?> type = resourceConfig.getClass();
         if (type.getName().startsWith("org.glassfish.jersey.") && !type.getName().equals(JaxrsEdges.JERSEY_RESOURCE_CONFIG)) return;
+        endpoints.undeclared();
         Class<?> filter = edges.filterFor(resourceConfig);
         if (filter == null) {
             coverage.uncovered(resourceConfig);

@@ -41,7 +41,10 @@ final class JaxrsEndpoints {
     /** The routes of an application's classes ({@code Application.getClasses()}), before any request. */
     void declare(Object classes) {
         try {
-            if (!(classes instanceof Collection)) return;
+            if (!(classes instanceof Collection) || ((Collection<?>) classes).isEmpty()) {
+                inventory.routesUndeclared(); // the runtime scans for resources: their routes come with requests
+                return;
+            }
             Set<String> declared = new LinkedHashSet<>();
             for (Object c : (Collection<?>) classes) {
                 if (!(c instanceof Class)) continue;
@@ -55,6 +58,11 @@ final class JaxrsEndpoints {
         } catch (Throwable t) {
             inventory.failed();
         }
+    }
+
+    /** A Jersey ResourceConfig: its resources are registered on it, not listed; their routes come with requests. */
+    void undeclared() {
+        inventory.routesUndeclared();
     }
 
     void unkeyed(JaxrsAccessor jaxrs, Object request, Object resourceInfo, String route, String path, boolean refused) {

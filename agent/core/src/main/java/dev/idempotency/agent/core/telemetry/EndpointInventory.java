@@ -44,6 +44,8 @@ public final class EndpointInventory {
     /** Routes ("POST /orders/{id}") the JAX-RS applications declare, before any request reaches them. */
     private final Set<String> declaredRoutes = ConcurrentHashMap.newKeySet();
     private volatile Runnable onNewApplication = () -> { };
+    /** Some JAX-RS application has routes known only once requested (it scans, or is a ResourceConfig). */
+    private volatile boolean undeclaredRoutes;
 
     public EndpointInventory(RequiredEndpoints required, int maxPerApplication, int max) {
         this.required = required;
@@ -257,6 +259,16 @@ public final class EndpointInventory {
     /** JAX-RS routes an application declares ({@code Application.getClasses()}), normalised. */
     public void declareRoutes(Collection<String> routes) {
         if (declaredRoutes.addAll(routes)) runOnNewApplication();
+    }
+
+    /** A JAX-RS application started without listing its resource classes: its routes appear as they are requested. */
+    public void routesUndeclared() {
+        undeclaredRoutes = true;
+    }
+
+    /** Whether some JAX-RS application's routes are known only once requested. */
+    public boolean someRoutesUndeclared() {
+        return undeclaredRoutes;
     }
 
     private void runOnNewApplication() {

@@ -43,8 +43,11 @@ public final class RequiredAudit {
         try {
             for (String entry : inventory.unmatchedRequired()) {
                 if (!warned.add(entry)) continue;
+                boolean route = !entry.startsWith("/");
                 AgentLog.warn("idempotency.required entry '" + entry + "' matches no endpoint of the applications"
                         + " seen so far (no servlet mapping, no JAX-RS route): it protects nothing; a typo?"
+                        + (route && inventory.someRoutesUndeclared() ? " (a JAX-RS application here scans for its"
+                        + " resources, whose routes are known only once requested)" : "")
                         + " (java -jar idempotency-agent.jar endpoints PID lists the endpoints)");
             }
         } catch (RuntimeException e) {
