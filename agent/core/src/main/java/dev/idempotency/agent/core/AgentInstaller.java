@@ -19,6 +19,8 @@ import dev.idempotency.agent.core.servlet.IdempotentServletHandler;
 import dev.idempotency.agent.core.servlet.RequestsBeforeAttach;
 import dev.idempotency.agent.core.lifecycle.StoreLifecycle;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
+import dev.idempotency.agent.core.telemetry.EndpointInventory;
+import dev.idempotency.agent.core.telemetry.RequiredAudit;
 import dev.idempotency.agent.core.telemetry.Telemetry;
 import dev.idempotency.store.ExpiredLeasePolicy;
 
@@ -56,6 +58,10 @@ public final class AgentInstaller {
             return false;
         }
         AgentMetrics metrics = new AgentMetrics();
+        EndpointInventory endpoints = new EndpointInventory(config.required, config.endpointsMaxPerApplication,
+                config.endpointsMax);
+        metrics.endpointsFrom(endpoints);
+        RequiredAudit.watch(endpoints, config.required.isEmpty());
         StoreLifecycle lifecycle = new StoreLifecycle(config.store, config.sweepInterval, metrics);
         IdempotencyGate gate = new IdempotencyGate(config, lifecycle, metrics);
         Telemetry telemetry = new Telemetry(metrics, Telemetry.housekeeping(lifecycle::purgeNow, lifecycle::sweepNow),
@@ -63,8 +69,9 @@ public final class AgentInstaller {
         FirstRequest firstRequest = new FirstRequest(telemetry::start, lifecycle::openInBackground);
         JaxrsCoverage jaxrsCoverage = new JaxrsCoverage();
         RequestsBeforeAttach beforeAttach = new RequestsBeforeAttach();
-        ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage, beforeAttach, firstRequest));
-        JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage, firstRequest));
+        ServletBridge.install(new IdempotentServletHandler(config, gate, jaxrsCoverage, beforeAttach, firstRequest,
+                endpoints));
+        JaxrsBridge.install(new IdempotentJaxrsHandler(config, gate, jaxrsCoverage, firstRequest, endpoints));
         DerivedKeys.configure(config.outboundHosts, config.outboundReplaceKeys, config.outboundMethods, lifecycle::installationSecret);
         boolean transaction = config.store.expiredLeasePolicy() == ExpiredLeasePolicy.TRANSACTION;
         if (transaction || DerivedKeys.configured()) {

@@ -78,7 +78,11 @@ public final class AgentFigures implements AutoCloseable {
         Map<String, Double> samples = new HashMap<>();
         for (String line : r.body().split("\n")) {
             if (line.isEmpty() || line.startsWith("# HELP ") || line.startsWith("# TYPE ")) continue;
-            if (!line.matches("idempotency_[a-z_]+(\\{[a-z]+=\"[^\"]*\"\\})? -?[0-9.E+-]+")) throw new AssertionError("not a sample line: " + line);
+            // labels: name="value", values escaped per the format (\\, \" and \n), several separated by commas
+            String label = "[a-z_]+=\"(?:[^\"\\\\]|\\\\.)*\"";
+            if (!line.matches("idempotency_[a-z_]+(\\{" + label + "(," + label + ")*\\})? -?[0-9.E+-]+")) {
+                throw new AssertionError("not a sample line: " + line);
+            }
             int space = line.lastIndexOf(' ');
             samples.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
         }

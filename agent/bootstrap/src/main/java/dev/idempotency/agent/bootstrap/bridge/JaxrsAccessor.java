@@ -22,6 +22,9 @@ public interface JaxrsAccessor {
 
     String query(Object request);
 
+    /** The raw path of the application's base URI (context path and application path, "/shop/api/"). */
+    String basePath(Object request);
+
     String contentType(Object request);
 
     /** The request's cookies as [name, value] pairs. */

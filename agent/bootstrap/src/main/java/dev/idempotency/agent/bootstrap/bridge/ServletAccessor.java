@@ -43,6 +43,21 @@ public interface ServletAccessor {
 
     String requestUri(Object request);
 
+    /** The context path of the request's web application, as its ServletContext holds it ("" for the root). */
+    String contextPath(Object request);
+
+    /** The servlet's name (its ServletConfig's), or null when {@code component} is no servlet or keeps no config. */
+    String servletName(Object component);
+
+    /**
+     * The servlets the request's web application registered, each as {name, class name, mapping...}; empty when the
+     * container does not say.
+     */
+    List<String[]> servletRegistrations(Object request);
+
+    /** The filters the request's web application registered, each as {name, class name, URL pattern...}. */
+    List<String[]> filterRegistrations(Object request);
+
     String queryString(Object request);
 
     String contentType(Object request);

@@ -93,6 +93,11 @@ final class AttachApi {
             return (Properties) invoke("getSystemProperties");
         }
 
+        /** The JMX service URL of the JVM's local management agent, started if it is not running. */
+        String localManagementUrl() {
+            return String.valueOf(invoke("startLocalManagementAgent"));
+        }
+
         void loadAgent(String jar, String options) {
             try {
                 invoke("loadAgent", jar, options);

@@ -12,7 +12,8 @@ import java.util.Set;
 /** The words of a command line: positional words in order, {@code --option value} (or {@code --option=value}) and flags. */
 final class CliArguments {
     private static final Set<String> WITH_VALUE = new HashSet<>(Arrays.asList(
-            "config", "url", "user", "password", "table", "status", "scope", "older-than", "limit", "body-file", "content-type", "partitioning"));
+            "config", "url", "user", "password", "table", "status", "scope", "older-than", "limit", "body-file",
+            "content-type", "partitioning", "metrics"));
     private static final Set<String> FLAGS = new HashSet<>(Arrays.asList("json", "yes", "retry", "completed", "help"));
 
     private final List<String> positional = new ArrayList<>();

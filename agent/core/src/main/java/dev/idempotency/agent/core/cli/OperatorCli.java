@@ -40,6 +40,7 @@ public final class OperatorCli {
             "  schema postgresql|mariadb|mysql|h2   print the DDL to apply by hand (--partitioning W: PostgreSQL time partitions)",
             "  list-jvms                   the JVMs of this user that the agent can attach to",
             "  attach PID [setting=value ...]   protect a running JVM without restarting it",
+            "  endpoints PID | --metrics URL   the state-changing endpoints a running agent saw, with and without keys",
             "  version [--json]            the agent's version and commit, the components it bundles (--json: SBOM)",
             "",
             "store options (the agent's settings otherwise: -Didempotency.*, IDEMPOTENCY_* variables):",
@@ -82,6 +83,7 @@ public final class OperatorCli {
                 case "schema": return new SchemaCommand(console).run(arguments);
                 case "list-jvms": return new AttachCommand(console, agentJar).listJvms(arguments);
                 case "attach": return new AttachCommand(console, agentJar).attach(arguments);
+                case "endpoints": return new EndpointsCommand(console).run(arguments);
                 case "version": return new VersionCommand(console, agentJar).run(arguments);
                 default: throw new UsageException("unknown command '" + command + "'");
             }

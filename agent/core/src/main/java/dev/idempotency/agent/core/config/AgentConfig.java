@@ -42,6 +42,9 @@ public final class AgentConfig {
     public final PathPatterns include;
     public final PathPatterns exclude;
     public final RequiredEndpoints required;
+    /** The endpoint inventory's cap, in all and per application (a tenth, at least 1). */
+    public final int endpointsMax;
+    public final int endpointsMaxPerApplication;
     public final String header;
     public final int keyMaxLength;
     public final TenantMode tenant;
@@ -84,6 +87,9 @@ public final class AgentConfig {
         include = read(Settings.INCLUDE);
         exclude = read(Settings.EXCLUDE);
         required = read(Settings.REQUIRED);
+        Integer maxEndpoints = read(Settings.ENDPOINTS_MAX);
+        endpointsMax = maxEndpoints == null ? 1000 : maxEndpoints;
+        endpointsMaxPerApplication = Math.max(1, endpointsMax / 10);
         header = read(Settings.HEADER);
         keyMaxLength = read(Settings.KEY_MAX_LENGTH);
         tenant = read(Settings.TENANT);

@@ -59,6 +59,14 @@ public final class Settings {
                     + "written as the resource method's HTTP method and path template relative to the application, "
                     + "e.g. `POST /orders/{id}/payments` (annotations on interfaces and superclasses count).");
 
+    public static final Setting<Integer> ENDPOINTS_MAX = Setting.<Integer>named("idempotency.endpoints.max")
+            .byDefault("1000")
+            .parsedBy(v -> ValueParsers.intIn(v, 1, 100000))
+            .accepting("a number from 1 to 100000")
+            .meaning("Most endpoints the inventory keeps (application, method and servlet mapping or JAX-RS route; "
+                    + "see [Operating it](operations.md#endpoint-inventory)); requests beyond count in one overflow "
+                    + "bucket. A tenth of it, at least 1, per application.");
+
     public static final Setting<String> HEADER = Setting.<String>named("idempotency.header")
             .byDefault("Idempotency-Key")
             .shownAtStartUp()
@@ -396,7 +404,8 @@ public final class Settings {
 
     /** Every setting, in the order docs/configuration.md lists them (an alias right after its setting). */
     public static final List<Setting<?>> ALL = Collections.unmodifiableList(Arrays.<Setting<?>>asList(
-            ENABLED, METHODS, INCLUDE, EXCLUDE, REQUIRED, HEADER, KEY_MAX_LENGTH, TENANT, TENANT_CREDENTIAL_HEADERS,
+            ENABLED, METHODS, INCLUDE, EXCLUDE, REQUIRED, ENDPOINTS_MAX,
+            HEADER, KEY_MAX_LENGTH, TENANT, TENANT_CREDENTIAL_HEADERS,
             TENANT_CREDENTIAL_COOKIES, APPLICATION_FILTERS, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES, MEMORY_BUDGET,
             MEMORY_WAIT, ON_IN_FLIGHT, STORE_SERVER_ERRORS, RETRY_STATUSES, ABANDONED_WORK_GRACE, FAILURE_MODE, LEASE,
             ON_EXPIRED_LEASE, RECOVERY, OUTBOUND_HOSTS, OUTBOUND_METHODS, OUTBOUND_REPLACE_KEYS, TTL,

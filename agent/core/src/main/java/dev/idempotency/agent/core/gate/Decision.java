@@ -21,7 +21,7 @@ public final class Decision {
     static Decision runUnprotected() { return UNPROTECTED; }
 
     /** What the decision means, for the figures. */
-    Outcome outcome() { return outcome; }
+    public Outcome outcome() { return outcome; }
 
     /** The agent's answer; null when the application runs. */
     public Answer answer() { return answer; }

@@ -60,12 +60,14 @@ public final class RequestCapture implements CapturedBody {
     }
 
     /** What kind of refusal {@link #problem()} is, for the figures. */
-    Outcome refusal() { return refusal; }
+    public Outcome refusal() { return refusal; }
 
     /** Why the request is refused before the application could run; null when it was captured. */
     public Answer problem() { return problem; }
 
     public String path() { return path; }
+
+    public String method() { return method; }
 
     String key() { return key; }
 

@@ -20,6 +20,7 @@ import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.lifecycle.FirstRequest;
 import dev.idempotency.agent.core.protocol.RequestPath;
 import dev.idempotency.agent.core.protocol.RouteTemplates;
+import dev.idempotency.agent.core.telemetry.EndpointInventory;
 
 import java.io.IOException;
 import java.util.Collection;
@@ -43,9 +44,12 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
     private final JaxrsCoverage coverage;
 
     private final FirstRequest firstRequest;
+    private final JaxrsEndpoints endpoints;
 
-    public IdempotentJaxrsHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage coverage, FirstRequest firstRequest) {
+    public IdempotentJaxrsHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage coverage,
+                                  FirstRequest firstRequest, EndpointInventory inventory) {
         this.firstRequest = firstRequest;
+        this.endpoints = new JaxrsEndpoints(inventory, routes, config.methods);
         this.config = config;
         this.gate = gate;
         this.coverage = coverage;
@@ -56,6 +60,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         // a runtime's wrapper holds the application's own classes (filter included) or the runtime's scan of them,
         // and is filled through the set it returns: neither evidence of coverage nor a set to replace
         if (RUNTIME_WRAPPERS.contains(application.getClass().getName())) return classes;
+        endpoints.declare(classes);
         if (!(classes instanceof Collection) || ((Collection<?>) classes).isEmpty()) {
             coverage.uncovered(application);
             return classes; // empty: the runtime scans for resources, and adding a class would stop it from scanning
@@ -81,6 +86,7 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
     public void registerAgentFilter(Object resourceConfig) {
         Class<?> type = resourceConfig.getClass();
         if (type.getName().startsWith("org.glassfish.jersey.") && !type.getName().equals(JaxrsEdges.JERSEY_RESOURCE_CONFIG)) return;
+        endpoints.undeclared();
         Class<?> filter = edges.filterFor(resourceConfig);
         if (filter == null) {
             coverage.uncovered(resourceConfig);
@@ -108,13 +114,23 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
             // behind a servlet that owns the exchange: it learns the route, and whether the resource is suspended
             if (route != null) jaxrs.setProperty(request, ExchangeAttributes.ROUTE, route);
             if (jaxrs.isSuspended(resourceInfo)) jaxrs.setProperty(request, ExchangeAttributes.ASYNC_RESOURCE, Boolean.TRUE);
-            if (handled instanceof PendingDecision) decideForServlet(jaxrs, request, (PendingDecision) handled, route);
+            if (handled instanceof PendingDecision) {
+                decideForServlet(jaxrs, request, (PendingDecision) handled, route, resourceInfo);
+            }
             return;
         }
         String path = RequestPath.normalise(jaxrs.path(request));
-        if (!config.include.matches(path) || config.exclude.matches(path)) return;
+        if (!config.include.matches(path) || config.exclude.matches(path)) {
+            // left alone; one without a key still counts for its endpoint, as the servlet layer counts it
+            if (jaxrs.header(request, config.header) == null) {
+                endpoints.unkeyed(jaxrs, request, resourceInfo, route, path, false);
+            }
+            return;
+        }
         if (jaxrs.header(request, config.header) == null) {
-            if (config.required.requiresRoute(route) || config.required.paths().matches(path)) {
+            boolean refused = config.required.requiresRoute(route) || config.required.paths().matches(path);
+            endpoints.unkeyed(jaxrs, request, resourceInfo, route, path, refused);
+            if (refused) {
                 jaxrs.setProperty(request, ExchangeAttributes.HANDLED, Boolean.TRUE);
                 AgentLog.debug((route != null ? route : method) + " (" + path + "): no key where one is required");
                 abort(jaxrs, request, gate.keyMissing(method));
@@ -125,10 +141,12 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
         RequestCapture capture = gate.capture(method, path, jaxrs.query(request), jaxrs.contentType(request),
                 jaxrs.headers(request, config.header), () -> jaxrs.entity(request), declaredLength(jaxrs, request));
         if (capture.problem() != null) {
+            endpoints.keyed(jaxrs, request, resourceInfo, route, path, capture.refusal());
             abort(jaxrs, request, capture.problem());
             return;
         }
         Decision decision = gate.decide(capture, credentials(jaxrs, request), route);
+        endpoints.keyed(jaxrs, request, resourceInfo, route, path, decision.outcome());
         if (decision.answer() != null) {
             capture.releaseMemory();
             abort(jaxrs, request, decision.answer());
@@ -176,11 +194,13 @@ public final class IdempotentJaxrsHandler implements JaxrsHandler {
      * authentication and authorisation filters: a replay is never served to a request they refuse, and the
      * SecurityContext's principal counts for the scope.
      */
-    private void decideForServlet(JaxrsAccessor jaxrs, Object request, PendingDecision pending, String route) {
+    private void decideForServlet(JaxrsAccessor jaxrs, Object request, PendingDecision pending, String route,
+                                  Object resourceInfo) {
         PendingDecision.Deferred waiting = pending.deferred();
         if (waiting == null) return;
         pending.markDecided();
         Decision decision = gate.decide(pending.capture(), credentials(jaxrs, request), route);
+        endpoints.keyed(jaxrs, request, resourceInfo, route, pending.capture().path(), decision.outcome());
         if (decision.answer() != null) abort(jaxrs, request, decision.answer());
         else waiting.admitted(decision.admission());
     }

@@ -61,6 +61,29 @@ public final class PathPatterns {
         return patterns.isEmpty();
     }
 
+    /** The patterns as written, in order. */
+    public List<String> sources() {
+        return sources;
+    }
+
+    /** Whether the single pattern {@code source} (one of {@link #sources()}) matches {@code path}. */
+    public boolean matches(int index, String path) {
+        return patterns.get(index).matcher(path).matches();
+    }
+
+    /**
+     * Whether pattern {@code index} may match some path below {@code prefix} ({@code prefix} itself or
+     * {@code prefix/...}): its literal part before the first {@code *} lies below the prefix, or the prefix lies
+     * below that literal part and the pattern goes on with a wildcard. An estimate for wildcard servlet mappings.
+     */
+    public boolean mayMatchBelow(int index, String prefix) {
+        String source = sources.get(index);
+        int star = source.indexOf('*');
+        if (star < 0) return source.equals(prefix) || source.startsWith(prefix + "/") || prefix.isEmpty();
+        String literal = source.substring(0, star);
+        return literal.startsWith(prefix + "/") || literal.equals(prefix) || (prefix + "/").startsWith(literal);
+    }
+
     public boolean matches(String path) {
         for (int i = 0; i < patterns.size(); i++) if (patterns.get(i).matcher(path).matches()) return true;
         return false;

@@ -39,6 +39,9 @@ public final class RequiredEndpoints {
 
     public PathPatterns paths() { return paths; }
 
+    /** The JAX-RS routes, normalised ("POST /orders/{id}/payments"), in the order given. */
+    public Set<String> routes() { return routes; }
+
     public boolean requiresRoute(String route) {
         return route != null && routes.contains(route);
     }

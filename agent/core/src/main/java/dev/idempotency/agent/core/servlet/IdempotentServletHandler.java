@@ -17,6 +17,7 @@ import dev.idempotency.agent.core.log.AgentLog;
 import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.protocol.RequestPath;
 import dev.idempotency.agent.core.lifecycle.FirstRequest;
+import dev.idempotency.agent.core.telemetry.EndpointInventory;
 
 import java.io.IOException;
 
@@ -44,16 +45,24 @@ public final class IdempotentServletHandler implements ServletHandler {
             "org.glassfish.jersey.servlet.ServletContainer",
             "org.jboss.resteasy.plugins.server.servlet.HttpServletDispatcher",
             "org.apache.tomee.webservices.CXFJAXRSFilter");
+    /** JAX-RS runtimes' servlets and filters, whose requests the JAX-RS layer counts by route. */
+    private final ClassValue<Boolean> jaxrsRuntimes = new ComponentsNamed(
+            "org.glassfish.jersey.servlet.ServletContainer",
+            "org.jboss.resteasy.plugins.server.servlet.HttpServletDispatcher",
+            "org.jboss.resteasy.plugins.server.servlet.FilterDispatcher",
+            "org.apache.tomee.webservices.CXFJAXRSFilter");
     private final RateLimitedLog faults = new RateLimitedLog(10_000);
     private final RateLimitedLog undecided = new RateLimitedLog(60_000);
 
     private final RequestsBeforeAttach beforeAttach;
 
     private final FirstRequest firstRequest;
+    private final ServletEndpoints endpoints;
 
     public IdempotentServletHandler(AgentConfig config, IdempotencyGate gate, JaxrsCoverage jaxrsCoverage, RequestsBeforeAttach beforeAttach,
-                                    FirstRequest firstRequest) {
+                                    FirstRequest firstRequest, EndpointInventory inventory) {
         this.config = config;
+        this.endpoints = new ServletEndpoints(inventory);
         this.firstRequest = firstRequest;
         this.gate = gate;
         this.jaxrsCoverage = jaxrsCoverage;
@@ -69,6 +78,41 @@ public final class IdempotentServletHandler implements ServletHandler {
         String method = http.method(request);
         boolean handledMethod = config.methods.contains(method);
         String keyField = handledMethod ? http.header(request, config.header) : null;
+        if (!handledMethod || keyField != null || (!servlet && !applicationFilters.contains(component.getClass()))) {
+            return enter(http, component, servlet, request, response, method, handledMethod, keyField);
+        }
+        UnkeyedEntry counted = countUnkeyed(http, component, request, method);
+        ServletExchange exchange;
+        try {
+            exchange = enter(http, component, servlet, request, response, method, true, null);
+        } catch (RuntimeException | Error e) {
+            if (counted != null) UnkeyedEntry.end(counted.around(null, null, null));
+            throw e;
+        }
+        return counted == null ? exchange : counted.around(exchange, request, response);
+    }
+
+    /**
+     * A request of a handled method without a key, at a servlet or an application filter: counted once for its
+     * endpoint, at the outermost such entry of its initial dispatch (an HttpServlet enters twice, public and protected
+     * service; an application filter may pass it on to a servlet). Null when not counted here (nested, another
+     * dispatch, a JAX-RS runtime whose own layer counts it by route).
+     */
+    private UnkeyedEntry countUnkeyed(ServletAccessor http, Object component, Object request, String method) {
+        try {
+            if (!http.isInitialDispatch(request) || jaxrsRuntimes.get(component.getClass())) return null;
+            UnkeyedEntry entry = UnkeyedEntry.begin(request);
+            if (entry == null) return null;
+            endpoints.of(http, component, request, method).unkeyed();
+            return entry;
+        } catch (Throwable t) {
+            endpoints.failed();
+            return null;
+        }
+    }
+
+    private ServletExchange enter(ServletAccessor http, Object component, boolean servlet, Object request,
+                                  Object response, String method, boolean handledMethod, String keyField) {
         if (!handledMethod || (keyField == null && config.required.paths().isEmpty())) {
             // Servlet 6.1 dispatches to an error page as GET: only once the agent has ever waited for one is it looked for
             if (!handledMethod && ErrorPageExchange.everAwaited() && http.isErrorDispatch(request)) return errorPage(http, request, response);
@@ -120,6 +164,11 @@ public final class IdempotentServletHandler implements ServletHandler {
 
     @Override
     public void exit(ServletExchange exchange, Object request, Throwable thrown) {
+        try {
+            UnkeyedEntry.end(exchange);
+        } catch (Throwable t) {
+            endpoints.failed(); // bookkeeping only: the exchange's own end below must run whatever happens here
+        }
         if (exchange instanceof ErrorPageExchange) {
             ((ErrorPageExchange) exchange).exited(thrown);
         } else if (exchange instanceof ProtectedExchange) {
@@ -161,6 +210,7 @@ public final class IdempotentServletHandler implements ServletHandler {
                 http.headers(request, config.header), () -> http.body(request), http.contentLength(request));
         if (capture.problem() != null) {
             http.setAttribute(request, ExchangeAttributes.HANDLED, Boolean.TRUE);
+            if (servlet) endpoints.keyed(http, component, request, method, capture.refusal());
             return answer(http, response, capture.problem());
         }
         PendingDecision pending = PendingDecision.of(capture);
@@ -188,8 +238,14 @@ public final class IdempotentServletHandler implements ServletHandler {
         // exchange it made takes this decision's outcome, so that one exchange owns the response
         PendingDecision.Deferred waiting = pending.deferred();
         pending.markDecided();
-        if (capture == null) return answer(http, response, gate.keyMissing(pending.method()));
+        if (capture == null) {
+            // counted as one without a key on entry here (a decision point), unless a JAX-RS runtime's layer counts it
+            boolean counted = !jaxrsRuntimes.get(component.getClass());
+            endpoints.keyMissing(http, component, request, pending.method(), counted);
+            return answer(http, response, gate.keyMissing(pending.method()));
+        }
         Decision decision = gate.decide(capture, credentials(http, request), null);
+        endpoints.keyed(http, component, request, capture.method(), decision.outcome());
         if (decision.answer() != null) {
             capture.releaseMemory(); // the application does not run: nothing reads the body any more
             return answer(http, response, decision.answer());

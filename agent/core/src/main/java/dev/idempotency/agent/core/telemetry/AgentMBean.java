@@ -63,6 +63,25 @@ final class AgentMBean implements DynamicMBean {
         add("LeasesExpired", "long", "keys whose lease ran out without a result, found by this JVM's sweeps",
                 metrics::leasesExpired);
         add("StoreUp", "boolean", "whether the last store interaction reached the store", metrics::storeUp);
+        add("EndpointColumns", "[Ljava.lang.String;", "the columns of Endpoints",
+                () -> EndpointInventory.COLUMNS.toArray(new String[0]));
+        add("Endpoints", "[Ljava.lang.String;", "the state-changing endpoints seen, one tab-separated row each (see"
+                + " EndpointColumns)", () -> endpointRows(metrics.endpoints()));
+        add("RequiredUnmatched", "[Ljava.lang.String;", "entries of idempotency.required that match no endpoint",
+                () -> metrics.endpoints().unmatchedRequired().toArray(new String[0]));
+        add("EndpointsMax", "int", "the most endpoints kept (idempotency.endpoints.max)",
+                () -> metrics.endpoints().max());
+        add("EndpointsMaxPerApplication", "int", "the most endpoints kept per application",
+                () -> metrics.endpoints().maxPerApplication());
+        add("EndpointBookkeepingFailures", "long", "faults in counting endpoints, swallowed",
+                () -> metrics.endpoints().failures());
+    }
+
+    private static String[] endpointRows(EndpointInventory inventory) {
+        java.util.List<EndpointInventory.Row> rows = inventory.rows();
+        String[] tsv = new String[rows.size()];
+        for (int i = 0; i < tsv.length; i++) tsv[i] = rows.get(i).tsv();
+        return tsv;
     }
 
     private void add(String name, String type, String description, Supplier<Object> value) {

@@ -36,6 +36,8 @@ public final class AgentMetrics {
     private volatile IntSupplier waitingForHolder = () -> 0;
     private volatile java.util.function.LongSupplier memoryHeld = () -> 0;
     private volatile long memoryBudget;
+    private volatile EndpointInventory endpoints = new EndpointInventory(
+            dev.idempotency.agent.core.protocol.RequiredEndpoints.parse(""), 0, 0);
 
     public AgentMetrics() {
         for (Outcome o : Outcome.values()) outcomes.put(o, new LongAdder());
@@ -76,6 +78,11 @@ public final class AgentMetrics {
         memoryHeld = held;
         memoryBudget = budget;
     }
+
+    /** The endpoint inventory the figures publish (an empty one until the agent sets its own). */
+    public void endpointsFrom(EndpointInventory inventory) { endpoints = inventory; }
+
+    public EndpointInventory endpoints() { return endpoints; }
 
     public long memoryHeld() { return memoryHeld.getAsLong(); }
 

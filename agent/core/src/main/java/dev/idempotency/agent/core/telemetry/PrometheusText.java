@@ -36,6 +36,74 @@ final class PrometheusText {
         sample(out, "idempotency_leases_expired_total", null, m.leasesExpired());
         header(out, "idempotency_store_up", "gauge", "1 when the last store interaction reached the store, else 0.");
         sample(out, "idempotency_store_up", null, m.storeUp() ? 1 : 0);
+        endpoints(out, m.endpoints());
+        return out.toString();
+    }
+
+    /**
+     * The endpoint inventory: labels are the application, the method and the mapping or route template (never a raw
+     * path), at most {@code idempotency.endpoints.max} endpoints and one overflow bucket.
+     */
+    private static void endpoints(StringBuilder out, EndpointInventory inventory) {
+        java.util.List<EndpointInventory.Row> rows = inventory.rows();
+        header(out, "idempotency_endpoint_requests_total", "counter",
+                "Requests of a handled method per endpoint, with and without a key.");
+        for (EndpointInventory.Row r : rows) {
+            sample(out, "idempotency_endpoint_requests_total", labels(r) + ",key=\"present\"", r.keyed);
+            sample(out, "idempotency_endpoint_requests_total", labels(r) + ",key=\"absent\"", r.unkeyed);
+        }
+        header(out, "idempotency_endpoint_answers_total", "counter",
+                "Per endpoint: replays, 409s (a key in flight or of unknown outcome), 422s (a key reused), 400s (no key"
+                        + " where required).");
+        for (EndpointInventory.Row r : rows) {
+            sample(out, "idempotency_endpoint_answers_total", labels(r) + ",answer=\"replayed\"", r.replayed);
+            sample(out, "idempotency_endpoint_answers_total", labels(r) + ",answer=\"conflict\"", r.conflicts);
+            sample(out, "idempotency_endpoint_answers_total", labels(r) + ",answer=\"key_reused\"", r.mismatches);
+            sample(out, "idempotency_endpoint_answers_total", labels(r) + ",answer=\"key_missing\"", r.keyMissing);
+        }
+        header(out, "idempotency_endpoint_required", "gauge",
+                "1 when idempotency.required enforces a key at the endpoint (0.5: for some of its paths), else 0.");
+        for (EndpointInventory.Row r : rows) {
+            out.append("idempotency_endpoint_required{").append(labels(r)).append("} ")
+                    .append("path".equals(r.required) || "route".equals(r.required) ? "1"
+                            : "partly".equals(r.required) ? "0.5" : "0")
+                    .append('\n');
+        }
+        header(out, "idempotency_endpoint_last_seen_seconds", "gauge",
+                "When the endpoint last served a handled request (Unix time; 0: never).");
+        for (EndpointInventory.Row r : rows) {
+            sample(out, "idempotency_endpoint_last_seen_seconds", labels(r), r.lastSeen / 1000);
+        }
+        header(out, "idempotency_endpoint_first_seen_seconds", "gauge",
+                "When the endpoint first served a handled request (Unix time; 0: never).");
+        for (EndpointInventory.Row r : rows) {
+            sample(out, "idempotency_endpoint_first_seen_seconds", labels(r), r.firstSeen / 1000);
+        }
+        header(out, "idempotency_required_unmatched", "gauge",
+                "An entry of idempotency.required that matches no endpoint: it protects nothing (a typo?).");
+        for (String entry : inventory.unmatchedRequired()) {
+            sample(out, "idempotency_required_unmatched", "entry=\"" + escape(entry) + "\"", 1);
+        }
+        header(out, "idempotency_endpoint_bookkeeping_failures_total", "counter",
+                "Faults in counting endpoints, swallowed (the requests were not affected).");
+        sample(out, "idempotency_endpoint_bookkeeping_failures_total", null, inventory.failures());
+    }
+
+    private static String labels(EndpointInventory.Row r) {
+        return "application=\"" + escape(r.application) + "\",method=\"" + escape(r.method) + "\",endpoint=\""
+                + escape(r.endpoint) + "\",kind=\"" + r.kind + "\"";
+    }
+
+    /** A label value per the exposition format: backslash, double quote and line feed escaped. */
+    static String escape(String value) {
+        StringBuilder out = new StringBuilder(value.length() + 8);
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\\') out.append("\\\\");
+            else if (c == '"') out.append("\\\"");
+            else if (c == '\n') out.append("\\n");
+            else out.append(c);
+        }
         return out.toString();
     }
 

@@ -48,6 +48,11 @@ public final class Telemetry {
         };
     }
 
+    /** The figures as the metrics endpoint serves them (the Prometheus text format). */
+    public static String prometheusText(AgentMetrics metrics) {
+        return PrometheusText.render(metrics);
+    }
+
     public void start() {
         if (!started.compareAndSet(false, true)) return;
         if (thread == null) return;

@@ -109,7 +109,8 @@ final class InProcessAgent {
         Path file = dir.resolve("agent.properties");
         Files.writeString(file, String.join("\n",
                 "idempotency.store.url=jdbc:h2:mem:inprocess-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1",
-                "idempotency.jmx=false",
+                "idempotency.jmx=true",
+                "idempotency.required=/shop/transfer/**",
                 ""));
         return file.toAbsolutePath();
     }

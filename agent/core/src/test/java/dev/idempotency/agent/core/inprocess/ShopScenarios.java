@@ -154,4 +154,31 @@ abstract class ShopScenarios {
         assertReplayOf(first, AppLedger.written(ref), client.post(path, key, null, null));
         assertEquals(1, AppLedger.runs(ref));
     }
+
+    /**
+     * Every request of a handled method counts once for its endpoint (an HttpServlet enters the agent twice): without a
+     * key, with one, a replay and a 422; a `required` pattern with a typo is reported.
+     */
+    @Test
+    void theEndpointInventoryCountsEachRequestOnceForItsEndpoint() throws Exception {
+        long[] before = InProcessEndpoints.totals(Shop.CONTEXT, "POST");
+        for (int i = 0; i < 3; i++) {
+            assertEquals(201, client.post("/payments?ref=" + fresh(), null, ShopClient.JSON, "{\"amount\":1}").statusCode());
+        }
+        String key = fresh();
+        String path = "/payments?ref=" + fresh();
+        assertEquals(201, client.post(path, key, ShopClient.JSON, "{\"amount\":2}").statusCode());
+        assertTrue(replayed(client.post(path, key, ShopClient.JSON, "{\"amount\":2}")));
+        assertProblem(client.post(path, key, ShopClient.JSON, "{\"amount\":3}"), 422, "key-reused");
+        long[] after = InProcessEndpoints.totals(Shop.CONTEXT, "POST");
+        // keyed, unkeyed, replayed, 409s, 422s, 400s
+        long[] played = {3, 3, 1, 0, 1, 0};
+        for (int i = 0; i < played.length; i++) {
+            assertEquals(played[i], after[i] - before[i], "column " + i + " of " + InProcessEndpoints.rows());
+        }
+        assertTrue(InProcessEndpoints.rows().stream().anyMatch(r -> r.startsWith(Shop.CONTEXT + "\tPOST\t/payments\t")
+                        || r.startsWith(Shop.CONTEXT + "\tPOST\tservlet ")), InProcessEndpoints.rows().toString());
+        assertEquals(java.util.Collections.singletonList("/shop/transfer/**"), InProcessEndpoints.requiredUnmatched());
+        assertEquals(0, InProcessEndpoints.failures());
+    }
 }

@@ -93,7 +93,8 @@ class ExchangeEndTest {
 
     /** What the agent logs when a request taken by a filter ends with the status the application's filters gave it. */
     private String logOfARequestEndingUndecided(int status) {
-        IdempotentServletHandler handler = new IdempotentServletHandler(config, gate, null, null, null);
+        IdempotentServletHandler handler = new IdempotentServletHandler(config, gate, null, null, null,
+                new dev.idempotency.agent.core.telemetry.EndpointInventory(config.required, 10, 100));
         SimpleExchanges.Entry entry = new SimpleExchanges.Entry(servletApi(Collections.singletonMap("status", status)),
                 PendingDecision.of(capture("k-" + status)), REQUEST, RESPONSE);
         ByteArrayOutputStream log = new ByteArrayOutputStream();

@@ -37,6 +37,11 @@ final class JaxrsApiAccessor implements JaxrsAccessor {
 
     @Override public String path(Object request) { return ((ContainerRequestContext) request).getUriInfo().getRequestUri().getRawPath(); }
 
+    @Override
+    public String basePath(Object request) {
+        return ((ContainerRequestContext) request).getUriInfo().getBaseUri().getRawPath();
+    }
+
     @Override public String query(Object request) { return ((ContainerRequestContext) request).getUriInfo().getRequestUri().getRawQuery(); }
 
     @Override public String contentType(Object request) { return ((ContainerRequestContext) request).getHeaderString("Content-Type"); }

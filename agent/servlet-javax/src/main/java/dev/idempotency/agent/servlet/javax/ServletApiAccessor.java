@@ -14,7 +14,9 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.function.Function;
 import javax.servlet.DispatcherType;
+import javax.servlet.Registration;
 import javax.servlet.ServletRequestWrapper;
 import javax.servlet.http.Cookie;
 import javax.servlet.http.HttpServletRequest;
@@ -65,6 +67,50 @@ public final class ServletApiAccessor implements ServletAccessor {
     }
 
     @Override public String requestUri(Object request) { return ((HttpServletRequest) request).getRequestURI(); }
+
+    @Override
+    public String contextPath(Object request) {
+        javax.servlet.ServletContext context = ((HttpServletRequest) request).getServletContext();
+        return context == null ? ((HttpServletRequest) request).getContextPath() : context.getContextPath();
+    }
+
+    @Override
+    public String servletName(Object component) {
+        if (!(component instanceof javax.servlet.Servlet)) return null;
+        javax.servlet.ServletConfig config = ((javax.servlet.Servlet) component).getServletConfig();
+        return config == null ? null : config.getServletName();
+    }
+
+    @Override
+    public List<String[]> servletRegistrations(Object request) {
+        javax.servlet.ServletContext context = ((HttpServletRequest) request).getServletContext();
+        if (context == null) return Collections.emptyList();
+        return registrations(context.getServletRegistrations().values(),
+                r -> ((javax.servlet.ServletRegistration) r).getMappings());
+    }
+
+    @Override
+    public List<String[]> filterRegistrations(Object request) {
+        javax.servlet.ServletContext context = ((HttpServletRequest) request).getServletContext();
+        if (context == null) return Collections.emptyList();
+        return registrations(context.getFilterRegistrations().values(),
+                r -> ((javax.servlet.FilterRegistration) r).getUrlPatternMappings());
+    }
+
+    /** Each registration as {name, class name, mapping...}. */
+    private static List<String[]> registrations(Collection<? extends Registration> registrations,
+                                                Function<Registration, Collection<String>> mappings) {
+        List<String[]> rows = new ArrayList<>();
+        for (Registration r : registrations) {
+            Collection<String> mapped = mappings.apply(r);
+            List<String> row = new ArrayList<>();
+            row.add(r.getName());
+            row.add(String.valueOf(r.getClassName()));
+            if (mapped != null) row.addAll(mapped);
+            rows.add(row.toArray(new String[0]));
+        }
+        return rows;
+    }
 
     @Override public String queryString(Object request) { return ((HttpServletRequest) request).getQueryString(); }
 
