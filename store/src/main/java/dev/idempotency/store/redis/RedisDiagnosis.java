@@ -72,7 +72,7 @@ public final class RedisDiagnosis {
             if (clusterInfo == null) {
                 d.add(FAIL, "cluster", "no master answered: cluster state unknown");
             } else {
-                d.cluster(fields(clusterInfo), masters.size());
+                d.cluster(RedisStoreCheck.fields(clusterInfo), masters.size());
             }
         }
         byte[] marker = connections.background("diagnose the store", store.layout().layoutMarker(),
@@ -83,8 +83,8 @@ public final class RedisDiagnosis {
 
     /** One server: each master of a Cluster, each line naming it. */
     private void look(Jedis redis, StoreSettings settings, RedisEndpoint endpoint, String where) {
-        Map<String, String> server = fields(redis.info("server"));
-        Map<String, String> replication = fields(redis.info("replication"));
+        Map<String, String> server = RedisStoreCheck.fields(redis.info("server"));
+        Map<String, String> replication = RedisStoreCheck.fields(redis.info("replication"));
         String role = replication.getOrDefault("role", "unknown");
         add(OK, "server", "Redis " + server.getOrDefault("redis_version", "?") + " at " + where
                 + ", role " + role + (endpoint.viaSentinel() ? " (named by the sentinels)" : ""));
@@ -95,7 +95,8 @@ public final class RedisDiagnosis {
         String prefix = endpoint.cluster() ? where + ": " : "";
         int before = findings.size();
         eviction(RedisStoreCheck.evictionPolicy(redis.info("memory")));
-        persistence(fields(redis.info("persistence")), config(redis, "appendfsync"), config(redis, "save"));
+        persistence(RedisStoreCheck.fields(redis.info("persistence")), config(redis, "appendfsync"),
+                config(redis, "save"));
         replicas(replication, settings.replicaAcks(), config(redis, "min-replicas-to-write"));
         for (int i = before; i < findings.size(); i++) {
             Finding f = findings.get(i);
@@ -190,16 +191,6 @@ public final class RedisDiagnosis {
         } catch (JedisDataException refused) {
             return null;
         }
-    }
-
-    private static Map<String, String> fields(String info) {
-        Map<String, String> fields = new java.util.HashMap<>();
-        for (String line : info.split("\r?\n")) {
-            int colon = line.indexOf(':');
-            if (colon <= 0 || line.startsWith("#")) continue;
-            fields.put(line.substring(0, colon), line.substring(colon + 1).trim());
-        }
-        return fields;
     }
 
     private static int number(String text) {

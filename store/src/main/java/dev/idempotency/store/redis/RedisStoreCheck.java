@@ -8,6 +8,8 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.SetParams;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * What must hold of a Redis server before it keeps idempotency keys; what the store's schema mode means there.
@@ -57,7 +59,7 @@ final class RedisStoreCheck {
     /** One server (each master of a Cluster): it answers, it is what the URL says it is, and it never evicts. */
     private static void checkServer(Jedis redis, StoreSettings settings, RedisEndpoint endpoint, HostAndPort master) {
         redis.ping();
-        boolean clusterNode = "1".equals(field(redis.info("cluster"), "cluster_enabled"));
+        boolean clusterNode = "1".equals(fields(redis.info("cluster")).get("cluster_enabled"));
         if (clusterNode && !endpoint.cluster()) {
             throw new StoreConfigurationException("Redis at " + endpoint + " is a node of a Redis Cluster, which "
                     + "serves only some of the keys: name its nodes in a redis-cluster:// URL");
@@ -79,14 +81,17 @@ final class RedisStoreCheck {
 
     /** The {@code maxmemory_policy} line of {@code INFO memory}, or null. */
     static String evictionPolicy(String info) {
-        return field(info, "maxmemory_policy");
+        return fields(info).get("maxmemory_policy");
     }
 
-    /** A field of an {@code INFO} answer, or null. */
-    static String field(String info, String name) {
+    /** The fields of an {@code INFO} answer (or of {@code CLUSTER INFO}), by name. */
+    static Map<String, String> fields(String info) {
+        Map<String, String> fields = new HashMap<>();
         for (String line : info.split("\r?\n")) {
-            if (line.startsWith(name + ":")) return line.substring(name.length() + 1).trim();
+            int colon = line.indexOf(':');
+            if (colon <= 0 || line.startsWith("#")) continue;
+            fields.put(line.substring(0, colon), line.substring(colon + 1).trim());
         }
-        return null;
+        return fields;
     }
 }

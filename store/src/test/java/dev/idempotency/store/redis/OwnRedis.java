@@ -135,8 +135,13 @@ public final class OwnRedis implements AutoCloseable {
     }
 
     private static String binary() {
+        return onPath("redis-server");
+    }
+
+    /** The path of an installed command, or null. */
+    static String onPath(String command) {
         for (String dir : System.getenv("PATH").split(File.pathSeparator)) {
-            File f = new File(dir, "redis-server");
+            File f = new File(dir, command);
             if (f.canExecute()) return f.getPath();
         }
         return null;

@@ -39,7 +39,7 @@ public final class OwnRedisCluster implements AutoCloseable {
 
     public static OwnRedisCluster start() throws Exception {
         if (!OwnRedis.installed()) LocalServers.unavailable("redis-server is not installed");
-        if (!onPath("redis-cli")) LocalServers.unavailable("redis-cli is not installed (Debian package redis-tools)");
+        if (OwnRedis.onPath("redis-cli") == null) LocalServers.unavailable("redis-cli is not installed (Debian package redis-tools)");
         OwnRedisCluster cluster = new OwnRedisCluster(Files.createTempDirectory("own-redis-cluster"));
         try {
             for (int i = 0; i < NODES; i++) cluster.nodes.add(cluster.node(LocalServers.freePort()));
@@ -83,13 +83,6 @@ public final class OwnRedisCluster implements AutoCloseable {
         OwnRedis again = node(killed.port);
         nodes.set(index, again);
         return again;
-    }
-
-    private static boolean onPath(String command) {
-        for (String d : System.getenv("PATH").split(File.pathSeparator)) {
-            if (new File(d, command).canExecute()) return true;
-        }
-        return false;
     }
 
     /** The node says the cluster is ok, and (a master) has its replica in sync, acknowledging writes. */
