@@ -14,6 +14,8 @@ function component(frame) {
   if (frame ~ /^(org\/mariadb|org\.mariadb)/) return "MariaDB driver"
   if (frame ~ /^(org\/h2|org\.h2)/) return "H2"
   if (frame ~ /^(com\/zaxxer|com\.zaxxer)/) return "HikariCP"
+  if (frame ~ /^(redis\/clients|redis\.clients)/) return "Jedis"
+  if (frame ~ /^(org\/apache\/commons\/pool2|org\.apache\.commons\.pool2)/) return "commons-pool2"
   if (frame ~ /^(com\/fasterxml|com\.fasterxml)/) return "Jackson (fingerprint)"
   if (frame ~ /^(dev\/idempotency\/store|dev\.idempotency\.store)/) return "store"
   if (frame ~ /^(dev\/idempotency\/agent|dev\.idempotency\.agent)/) return "agent"

@@ -14,6 +14,8 @@ if f[2] ~= ARGV[2] or (f[1] ~= 'IN_FLIGHT' and f[1] ~= 'UNKNOWN') then return 0 
 redis.call('HSET', h, 'status', 'COMPLETED', 'rstatus', ARGV[3], 'rheaders', ARGV[4], 'rbody', ARGV[5], 'updated', str(now))
 redis.call('HDEL', h, 'lease')
 redis.call('ZREM', KEYS[2], id)
-redis.call('ZADD', KEYS[3], f[3], id)
+-- In flight, its due time is its expiry already (reserve set both), unless the purge looked at it past its expiry
+-- and moved it to the lease's end: then the purge looks at it once more at that time, a little late, and deletes it.
+if f[1] == 'UNKNOWN' then redis.call('ZADD', KEYS[3], f[3], id) end
 count(KEYS[5], f[1], 'COMPLETED')
 return 1

@@ -92,6 +92,24 @@ class RedisHousekeepingTest {
         }
     }
 
+    @Test
+    void aLateCompletionOfAnUnknownKeyMakesItDueAtItsExpiryAgainNotAfterTheRetention() {
+        try (RedisIdempotencyStore store = RedisIdempotencyStore.open(settings().build());
+             Jedis raw = RedisTestServer.connect()) {
+            OwnershipToken owner = store.reserve("t", "slow", "fp").token();
+            RedisTestServer.setTime(prefix, "t", "slow", "lease", -1);
+            assertEquals(1, store.sweepExpiredLeases(), "the lease ran out: the key's outcome is unknown");
+            byte[] id = KeyLayout.id("t", "slow");
+            byte[][] keys = new KeyLayout(prefix).keysOf(id);
+            double expires = Double.parseDouble(raw.hget(new String(keys[0], StandardCharsets.UTF_8), "expires"));
+            assertTrue(raw.zscore(keys[2], id) > expires, "an unknown key is kept for the retention");
+
+            assertTrue(store.complete(owner, DONE), "its owner still records the truth");
+
+            assertEquals(expires, raw.zscore(keys[2], id), "completed, it is due at its expiry");
+        }
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
