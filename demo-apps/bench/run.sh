@@ -30,7 +30,9 @@
 #                            of every HTTP point for its measured seconds; collapsed stacks in RESULTS/profiles/,
 #                            summed into shares per component by demo-apps/bench/profile-summary.sh
 #   BASELINE_AGENT_JAR       another build of the agent (an earlier commit's idempotency-agent.jar): adds the series
-#                            baseline-pg (new keys on PostgreSQL, on a table of its own) for before/after in one run
+#                            baseline-pg and baseline-redis (new keys on PostgreSQL and on Redis, on a table or prefix
+#                            of their own) for before/after in one run
+#   BASELINE_AGENT_OPTS      extra -Didempotency.* for the baseline servers only (the same jar twice, one setting apart)
 # Beside req/s, latency and the server's CPU, every PostgreSQL or MariaDB point reports the database's CPU per request
 # (all its processes, background writers included) and, on PostgreSQL, the WAL written per request.
 set -euo pipefail
@@ -51,7 +53,8 @@ ALL_SERIES=plain,agent-no-key,h2-ceiling,handwritten-h2,agent-h2,pgbench-ceiling
 ALL_SERIES+=,handwritten-pg-replay,agent-pg-replay,mariadb-ceiling,handwritten-mariadb,agent-mariadb
 ALL_SERIES+=,redis-ceiling,agent-redis,agent-redis-replay
 BASELINE_AGENT_JAR=${BASELINE_AGENT_JAR:-}
-[[ -n $BASELINE_AGENT_JAR ]] && ALL_SERIES+=,baseline-pg
+[[ -n $BASELINE_AGENT_JAR ]] && ALL_SERIES+=,baseline-pg,baseline-redis
+BASELINE_AGENT_OPTS=${BASELINE_AGENT_OPTS:-}
 SERIES=${SERIES:-$ALL_SERIES}
 REPLAY_KEYS=${REPLAY_KEYS:-1000}
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_DB=${PG_DB:-test} PG_USER=${PG_USER:-postgres}
@@ -87,6 +90,7 @@ label() {
     agent-mariadb) echo "agent, new key, MariaDB" ;;
     handwritten-mariadb) echo "hand-written filter, new key, MariaDB" ;;
     baseline-pg) echo "baseline agent jar, new key, PostgreSQL" ;;
+    baseline-redis) echo "baseline agent jar, new key, Redis" ;;
     redis-ceiling) echo "ceiling: the two scripts, Redis" ;;
     agent-redis) echo "agent, new key, Redis" ;;
     agent-redis-replay) echo "agent, replay, Redis" ;;
@@ -109,7 +113,7 @@ wants() { [[ ",$SERIES," == *",$1,"* ]]; }
 wants_any() { local s; for s in "$@"; do wants "$s" && return 0; done; return 1; }
 uses_pg() { wants_any pgbench-ceiling agent-pg agent-pg-replay handwritten-pg handwritten-pg-replay baseline-pg; }
 uses_mariadb() { wants_any mariadb-ceiling agent-mariadb handwritten-mariadb; }
-uses_redis() { wants_any redis-ceiling agent-redis agent-redis-replay; }
+uses_redis() { wants_any redis-ceiling agent-redis agent-redis-replay baseline-redis; }
 uses_handwritten() { wants_any handwritten-h2 handwritten-pg handwritten-pg-replay handwritten-mariadb; }
 # A ceiling runs on the table its agent series created.
 if wants pgbench-ceiling && ! wants_any agent-pg agent-pg-replay; then echo "pgbench-ceiling needs agent-pg in SERIES" >&2; exit 2; fi
@@ -166,7 +170,7 @@ cp "$E2E/target/wars/payments-javax.war" "$WORK/payments-javax.war"
 WAR=$WORK/payments-javax.war
 cp "$ROOT/agent/dist/target/idempotency-agent.jar" "$WORK/idempotency-agent.jar"
 AGENT_JAR=$WORK/idempotency-agent.jar
-if wants baseline-pg; then
+if wants_any baseline-pg baseline-redis; then
   [[ -f $BASELINE_AGENT_JAR ]] || { echo "BASELINE_AGENT_JAR $BASELINE_AGENT_JAR is not a file" >&2; exit 1; }
   cp "$BASELINE_AGENT_JAR" "$WORK/baseline-agent.jar"
 fi
@@ -214,7 +218,7 @@ start_server() {
   mkdir -p "$base"/{logs,temp,work,webapps,home}
   cp -r "$TOMCAT/conf" "$base/conf"
   sed -i -e 's/port="8005"/port="-1"/' -e "s/port=\"8080\"/port=\"$port\" address=\"127.0.0.1\"/" "$base/conf/server.xml"
-  local -a jvm=() extra=() server_opts=()
+  local -a jvm=() extra=() baseline_extra=() server_opts=()
   read -r -a server_opts <<<"$SERVER_JAVA_OPTS"
   case $kind in
     plain) cp "$WAR" "$base/webapps/shop.war" ;;
@@ -222,7 +226,11 @@ start_server() {
       cp "$WAR" "$base/webapps/shop.war"
       read -r -a extra <<<"$AGENT_OPTS"
       local jar=$AGENT_JAR
-      [[ $kind == baseline ]] && jar=$WORK/baseline-agent.jar
+      if [[ $kind == baseline ]]; then
+        jar=$WORK/baseline-agent.jar
+        read -r -a baseline_extra <<<"$BASELINE_AGENT_OPTS"
+        extra+=("${baseline_extra[@]}")
+      fi
       jvm=("-javaagent:$jar" "$@" "${extra[@]}")
       ;;
     handwritten)
@@ -505,6 +513,7 @@ for server in "${needed_servers[@]}"; do
     # A table of its own: an earlier build makes the indexes of its own schema.
     baseline-pg) start_server baseline-pg baseline "-Didempotency.store.url=$PG_URL" "-Didempotency.store.table=${BENCH_TABLE}_baseline" ;;
     agent-redis) start_server agent-redis agent "-Didempotency.store.url=$REDIS_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
+    baseline-redis) start_server baseline-redis baseline "-Didempotency.store.url=$REDIS_URL" "-Didempotency.store.table=${BENCH_TABLE}_baseline" ;;
     agent-mariadb) start_server agent-mariadb agent "-Didempotency.store.url=$MARIADB_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
     # H2: the WAR's own default URL, a file under the server's user.home (as the agent's H2 store).
     handwritten-h2) start_server handwritten-h2 handwritten \
@@ -689,7 +698,7 @@ for series in "${SERIES_LIST[@]}"; do
     plain) color='#404040' ;; agent-no-key) color='#2ca02c' ;; *-h2 | h2-ceiling) color='#1f77b4' ;;
     agent-pg | handwritten-pg | pgbench-ceiling) color='#ff7f0e' ;; *-pg-replay) color='#9467bd' ;; baseline-pg) color='#8c564b' ;;
     *-mariadb | mariadb-ceiling) color='#d62728' ;; agent-redis | redis-ceiling) color='#e377c2' ;;
-    agent-redis-replay) color='#17becf' ;;
+    agent-redis-replay) color='#17becf' ;; baseline-redis) color='#bcbd22' ;;
   esac
   style="linespoints lw 2 pt 7 lc rgb '$color'"
   [[ $series == *ceiling ]] && style="linespoints lw 2 dt 2 pt 6 lc rgb '$color'"

@@ -36,6 +36,17 @@ class StoreSettingsTest {
     }
 
     @Test
+    void thePoolSizeUnsetIsTheFamilysOwnAndASetOneWins() {
+        assertEquals(10, StoreSettings.builder().url("jdbc:postgresql://db/app").build().poolSize());
+        assertEquals(10, StoreSettings.builder().build().poolSize(), "the embedded H2 database");
+        assertEquals(32, StoreSettings.builder().url("redis://cache:6379").build().poolSize());
+        assertEquals(32, StoreSettings.builder().url("redis-cluster://a:6379,b:6379").build().poolSize());
+        assertEquals(4, StoreSettings.builder().url("redis://cache:6379").poolSize(4).build().poolSize());
+        assertEquals(4, StoreSettings.builder().url("redis://cache:6379").poolSize(4).build().toBuilder().build()
+                .poolSize(), "a copy keeps it");
+    }
+
+    @Test
     void thePasswordIsNeverShown() {
         StoreSettings s = StoreSettings.builder().url("jdbc:postgresql://db/app?user=u&password=hunter2").password("s3cret").build();
         assertFalse(s.toString().contains("hunter2"), s.toString());

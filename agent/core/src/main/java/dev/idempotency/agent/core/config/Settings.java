@@ -334,10 +334,11 @@ public final class Settings {
             .meaning("`create` the table when absent, `validate` it only, or `none`.");
 
     public static final Setting<Integer> STORE_POOL_SIZE = Setting.<Integer>named("idempotency.store.pool-size")
-            .byDefault("10")
             .parsedBy(v -> ValueParsers.intIn(v, 1, 500))
             .accepting("a number from 1 to 500")
-            .meaning("Connections in the store's pool.");
+            .meaning("Connections in the store's request pool. Unset: " + StoreSettings.DATABASE_POOL_SIZE
+                    + " for a database, " + StoreSettings.REDIS_POOL_SIZE + " for Redis (a Redis connection is cheap "
+                    + "for the server, and requests waiting for a connection cost the agent CPU).");
 
     public static final Setting<Duration> STORE_CONNECT_TIMEOUT =
             Setting.<Duration>named("idempotency.store.connect-timeout")

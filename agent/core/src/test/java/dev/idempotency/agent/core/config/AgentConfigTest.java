@@ -140,6 +140,15 @@ class AgentConfigTest {
     }
 
     @Test
+    void theStorePoolSizeUnsetIsTheStoreFamilysDefault() {
+        assertEquals(10, load(props(), Collections.emptyMap()).store.poolSize(), "the embedded H2 database");
+        assertEquals(32, load(props("idempotency.store.url", "redis://cache:6379"), Collections.emptyMap()).store
+                .poolSize());
+        assertEquals(12, load(props("idempotency.store.url", "redis://cache:6379", "idempotency.store.pool-size", "12"),
+                Collections.emptyMap()).store.poolSize(), "a set size wins");
+    }
+
+    @Test
     void systemPropertiesBeatEnvironmentWhichBeatsTheFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("agent.properties");
         Files.write(file, "idempotency.lease=10s\nidempotency.ttl=2h\nidempotency.header=X-File\n".getBytes());
