@@ -33,16 +33,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Two stock Tomcat 9 servers with the agent on one Redis Cluster made by the test (three masters, a replica each,
  * {@code replica-acks=1}). Every key is sent to both servers at once, so its duplicates race on the key's master from
  * two JVMs. A master is killed with SIGKILL under that load; the cluster promotes its replica; the killed node comes
- * back empty and rejoins as the new master's replica. From the two applications' own ledgers: no key charged twice,
- * and every 201 a client received is replayed, byte for byte, by both servers.
+ * back empty and rejoins as the new master's replica. Later, still under load, one of the store's buckets has its slot
+ * moved to another master a few keys at a time (MOVED and TRYAGAIN on the way). From the two applications' own
+ * ledgers: no key charged twice, and every 201 a client received is replayed, byte for byte, by both servers.
  */
 public class RedisClusterTomcat9IT {
     private static final int WORKERS = 6;
     private static final int KEYS_BEFORE_THE_KILL = 300;
+    private static final int KEYS_BEFORE_THE_MIGRATION = 600;
+    private static final int MIGRATED_BUCKET = 9;
     private static final int KEYS = 1200;
 
     @Test
-    public void duplicatesOverTwoServersRunOnceAndAMasterKilledUnderLoadLosesNoAnswer() throws Exception {
+    public void duplicatesOverTwoServersRunOnceAndAMasterKilledOrASlotMovedUnderLoadLosesNoAnswer() throws Exception {
         String prefix = RedisTestServer.randomPrefix();
         try (OwnRedisCluster cluster = OwnRedisCluster.start();
              ServerProcess first = clusterTomcat(cluster.url(), prefix);
@@ -86,6 +89,16 @@ public class RedisClusterTomcat9IT {
             Await.until("the cluster to promote the killed master's replica", Duration.ofSeconds(60),
                     () -> cluster.masterOf(0), master -> master != killed);
             cluster.restart(killed); // back empty only after the promotion: it rejoins as a replica
+            Await.until("keys answered before the slot moves", Duration.ofSeconds(180), done::get,
+                    n -> n >= KEYS_BEFORE_THE_MIGRATION);
+            int slot = OwnRedisCluster.slotOfBucket(prefix, MIGRATED_BUCKET);
+            OwnRedis target = cluster.otherMasterThan(slot);
+            int refusedBefore = payments.refused.get();
+            int moves = cluster.migrateSlot(slot, target, () -> {
+                int before = done.get();
+                Await.until("the load to go on after keys moved", Duration.ofSeconds(30), done::get, n -> n > before);
+            });
+            int refusedDuringMigration = payments.refused.get() - refusedBefore;
             try {
                 for (Future<?> f : running) f.get(10, TimeUnit.MINUTES);
             } finally {
@@ -93,6 +106,8 @@ public class RedisClusterTomcat9IT {
                 firstSide.shutdownNow();
             }
             assertEquals(KEYS, outcomes.size());
+            assertTrue(cluster.masterOf(slot) == target, "the slot moved");
+            assertTrue(moves >= 3, "the slot's keys moved a few at a time: " + moves + " moves");
 
             int unknown = 0;
             Map<Integer, Long> chargeOfKey = new ConcurrentHashMap<>();
@@ -121,10 +136,11 @@ public class RedisClusterTomcat9IT {
             long backAfterMillis = TimeUnit.NANOSECONDS.toMillis(firstAnswerAfterKill.get() - killedAt.get());
             System.out.printf("Redis Cluster through two Tomcats, replica-acks=1: %d keys sent to both, %d answered 201"
                             + " by both, %d outcome unknown, %d duplicate charges, %d charges in all, %d answers of 503"
-                            + " on the way, first 201 of a key sent after the kill %d ms after it%n",
+                            + " on the way (%d while a slot moved in %d moves), first 201 of a key sent after the"
+                            + " kill %d ms after it%n",
                     KEYS, chargeOfKey.size(), unknown, duplicates,
                     chargesByAmount.values().stream().mapToInt(List::size).sum(), payments.refused.get(),
-                    backAfterMillis);
+                    refusedDuringMigration, moves, backAfterMillis);
             assertEquals(0, duplicates, "no key may be charged twice, whichever server its duplicates met");
             for (Map.Entry<Integer, Long> e : chargeOfKey.entrySet()) {
                 assertEquals(List.of(e.getValue()), chargesByAmount.get((long) e.getKey()), "key " + e.getKey());

@@ -6,6 +6,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.MigrateParams;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 import java.io.File;
@@ -141,6 +142,38 @@ public final class OwnRedisCluster implements AutoCloseable {
             }
         }
         throw new IllegalStateException("no other master");
+    }
+
+    /**
+     * Moves {@code slot} from its master to {@code target} a few keys at a time (CLUSTER SETSLOT IMPORTING and
+     * MIGRATING, then MIGRATE), running {@code afterEachMove} after each (a test waits there for its load to go on),
+     * and at the end gives the slot to the target on every master. Returns how many moves it took.
+     */
+    public int migrateSlot(int slot, OwnRedis target, Runnable afterEachMove) {
+        OwnRedis source = masterOf(slot);
+        String targetId = nodeId(target);
+        int moves = 0;
+        try (Jedis src = source.connect(); Jedis dst = target.connect()) {
+            dst.clusterSetSlotImporting(slot, nodeId(source));
+            src.clusterSetSlotMigrating(slot, targetId);
+            for (List<String> keys; !(keys = src.clusterGetKeysInSlot(slot, 4)).isEmpty(); moves++) {
+                src.migrate("127.0.0.1", target.port, 0, 5000, new MigrateParams(), keys.toArray(new String[0]));
+                afterEachMove.run();
+            }
+        }
+        for (OwnRedis node : nodes) {
+            try (Jedis j = node.connect()) {
+                if (j.info("replication").contains("role:master")) j.clusterSetSlotNode(slot, targetId);
+            } catch (JedisException dead) {
+                // a node killed by the test learns the slot's owner from the others when it comes back
+            }
+        }
+        return moves;
+    }
+
+    /** The slot of a Redis store's bucket: all of the bucket's keys share its hash tag. */
+    public static int slotOfBucket(String prefix, int bucket) {
+        return slotOf("{" + prefix + ":" + (bucket < 10 ? "0" : "") + bucket + "}");
     }
 
     public static int slotOf(String key) {

@@ -10,7 +10,6 @@ import dev.idempotency.store.testing.Await;
 import dev.idempotency.store.testing.LocalServers;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.params.MigrateParams;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -55,10 +54,6 @@ class RedisClusterTest {
             String key = "k-" + i;
             if (KeyLayout.bucket(KeyLayout.id(scope, key)) == bucket && found++ == n) return key;
         }
-    }
-
-    private static int slotOfBucket(String prefix, int bucket) {
-        return OwnRedisCluster.slotOf("{" + prefix + ":" + (bucket < 10 ? "0" : "") + bucket + "}");
     }
 
     @Test
@@ -153,7 +148,7 @@ class RedisClusterTest {
         try (OwnRedisCluster cluster = OwnRedisCluster.start()) {
             String prefix = RedisTestServer.randomPrefix();
             int bucket = 5;
-            OwnRedis master = cluster.masterOf(slotOfBucket(prefix, bucket));
+            OwnRedis master = cluster.masterOf(OwnRedisCluster.slotOfBucket(prefix, bucket));
             String paid = keyInBucket("t", bucket, 0);
             String next = keyInBucket("t", bucket, 1);
             try (RedisIdempotencyStore acknowledged = RedisIdempotencyStore.open(settings(cluster.url(), prefix)
@@ -166,11 +161,11 @@ class RedisClusterTest {
 
                 // A key held on another master, its lease to be renewed while this one is down.
                 int elsewhere = bucket + 1;
-                while (cluster.masterOf(slotOfBucket(prefix, elsewhere)) == master) elsewhere++;
+                while (cluster.masterOf(OwnRedisCluster.slotOfBucket(prefix, elsewhere)) == master) elsewhere++;
                 String held = keyInBucket("t", elsewhere, 0);
                 Reservation holding = store.reserve("t", held, "fp");
                 Reservation onKilled = store.reserve("t", keyInBucket("t", bucket, 3), "fp");
-                OwnRedis other = cluster.masterOf(slotOfBucket(prefix, elsewhere));
+                OwnRedis other = cluster.masterOf(OwnRedisCluster.slotOfBucket(prefix, elsewhere));
                 String leaseBefore;
                 try (Jedis j = other.connect()) {
                     leaseBefore = j.hget(RedisTestServer.hashKey(prefix, "t", held), "lease");
@@ -195,7 +190,7 @@ class RedisClusterTest {
                 }, r -> r != null);
                 assertEquals(Outcome.ACQUIRED, after.outcome());
                 assertFalse(refusals.isEmpty(), "between the crash and the promotion the store answered unavailable");
-                assertTrue(cluster.masterOf(slotOfBucket(prefix, bucket)) != master, "the replica was promoted");
+                assertTrue(cluster.masterOf(OwnRedisCluster.slotOfBucket(prefix, bucket)) != master, "the replica was promoted");
 
                 Reservation retry = store.reserve("t", paid, "fp");
                 assertEquals(Outcome.REPLAY, retry.outcome(), "the key completed before the crash replays");
@@ -220,8 +215,7 @@ class RedisClusterTest {
         try (OwnRedisCluster cluster = OwnRedisCluster.start()) {
             String prefix = RedisTestServer.randomPrefix();
             int bucket = 9;
-            int slot = slotOfBucket(prefix, bucket);
-            OwnRedis source = cluster.masterOf(slot);
+            int slot = OwnRedisCluster.slotOfBucket(prefix, bucket);
             OwnRedis target = cluster.otherMasterThan(slot);
             try (RedisIdempotencyStore store = RedisIdempotencyStore.open(settings(cluster.url(), prefix)
                     .queryTimeout(Duration.ofSeconds(1)).build())) {
@@ -269,26 +263,12 @@ class RedisClusterTest {
                         operations.incrementAndGet();
                     }
                 });
-                String sourceId = OwnRedisCluster.nodeId(source);
-                String targetId = OwnRedisCluster.nodeId(target);
-                try (Jedis src = source.connect(); Jedis dst = target.connect()) {
-                    dst.clusterSetSlotImporting(slot, sourceId);
-                    src.clusterSetSlotMigrating(slot, targetId);
-                    int moved = 0;
-                    for (List<String> keys; !(keys = src.clusterGetKeysInSlot(slot, 4)).isEmpty(); moved++) {
-                        int before = operations.get();
-                        src.migrate("127.0.0.1", target.port, 0, 5000, new MigrateParams(),
-                                keys.toArray(new String[0]));
-                        Await.until("the load to go on after a key moved", Duration.ofSeconds(30),
-                                operations::get, done -> done > before);
-                    }
-                    assertTrue(moved >= 5, "keys of the slot moved a few at a time: " + moved);
-                    for (OwnRedis node : cluster.nodes) {
-                        try (Jedis j = node.connect()) {
-                            if (j.info("replication").contains("role:master")) j.clusterSetSlotNode(slot, targetId);
-                        }
-                    }
-                }
+                int moves = cluster.migrateSlot(slot, target, () -> {
+                    int before = operations.get();
+                    Await.until("the load to go on after a key moved", Duration.ofSeconds(30), operations::get,
+                            done -> done > before);
+                });
+                assertTrue(moves >= 5, "keys of the slot moved a few at a time: " + moves);
                 int atEnd = operations.get();
                 Await.until("the load to go on after the slot moved", Duration.ofSeconds(30), operations::get,
                         done -> done > atEnd + 5);
