@@ -43,7 +43,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * not only on status codes.
  */
 public class TransactionRecoveryTomcat9IT {
-    private static final int ROUNDS = 10;
+    /** Kills per database: 5 x 20 standing requests (4 per case) kept the whole CI run near its 30 minutes. */
+    private static final int ROUNDS = 5;
+    /** Requests of each case standing at every kill, half of them through Spring. */
+    private static final int PER_CASE = 4;
     private static final String HOLD = "60000";
     private static final Duration AWAIT = Duration.ofSeconds(60);
 
@@ -101,7 +104,7 @@ public class TransactionRecoveryTomcat9IT {
                 Client client = new Client(server.baseUrl());
                 List<Attempt> attempts = new ArrayList<>();
                 for (Case at : Case.values()) {
-                    for (int i = 0; i < 4; i++) attempts.add(new Attempt(at, i % 2 == 1));
+                    for (int i = 0; i < PER_CASE; i++) attempts.add(new Attempt(at, i % 2 == 1));
                 }
                 for (Attempt a : attempts) {
                     HttpRequest.Builder request = request(client, a, provider)
@@ -170,7 +173,7 @@ public class TransactionRecoveryTomcat9IT {
                 + decided[0] + " (all ran once more), after commit " + decided[1] + " (all outcome-unknown), after an HTTP call "
                 + decided[2] + " (all outcome-unknown), after an asynchronous commit " + decided[3] + " (all outcome-unknown), after an HTTP"
                 + " call with a derived key " + decided[4] + " (all ran once more, the provider charging once)");
-        for (int n : decided) assertTrue(n >= 40, "at least 40 of each case");
+        for (int n : decided) assertTrue(n >= ROUNDS * PER_CASE, "at least " + ROUNDS * PER_CASE + " of each case");
     }
 
     /** The attempt's request; for payouts, the provider under the name its case calls it by, through the client its case uses. */
