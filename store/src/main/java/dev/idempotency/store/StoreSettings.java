@@ -21,8 +21,9 @@ public final class StoreSettings {
     /** Connections of a database store's request pool unless set: each is a server session of its own. */
     public static final int DATABASE_POOL_SIZE = 10;
     /**
-     * A Redis store's: a connection costs the server a few kilobytes, while requests queueing for ten connections
-     * cost the agent more CPU than the keyed request's own two round trips (measured at 32 concurrent requests).
+     * A Redis store's: a connection costs the server a few kilobytes, while requests queueing for ten connections cost
+     * the agent CPU and latency (side by side at 128 concurrent requests, 32 gave 12 % more keyed requests per second
+     * and half the p99; demo-apps/bench/MEASUREMENTS.md).
      */
     public static final int REDIS_POOL_SIZE = 32;
     public static final Duration MAX_LEASE = Duration.ofHours(1);
@@ -246,7 +247,7 @@ public final class StoreSettings {
         public Builder password(String password) { this.password = password; return this; }
         public Builder table(String table) { this.table = table; return this; }
         public Builder schemaMode(SchemaMode schemaMode) { this.schemaMode = schemaMode; return this; }
-        /** Null: the family's default ({@value #DATABASE_POOL_SIZE} for a database, {@value #REDIS_POOL_SIZE} for Redis). */
+        /** Null: the family's own, {@value #DATABASE_POOL_SIZE} for a database, {@value #REDIS_POOL_SIZE} for Redis. */
         public Builder poolSize(Integer poolSize) { this.poolSize = poolSize; return this; }
         /** How long to wait for a connection before {@link StoreUnavailableException}. */
         public Builder connectTimeout(Duration connectTimeout) { this.connectTimeout = connectTimeout; return this; }

@@ -48,7 +48,7 @@ final class UnkeyedEntry implements ServletExchange {
     /** The exit of {@code exchange}: ends this thread's entry if it was the one that began it. */
     static void end(ServletExchange exchange) {
         if (exchange == null) return;
-        // A request without a key ends with its own entry: no second thread-local lookup (a profile's largest agent item).
+        // A request without a key ends with its own entry: no second thread-local lookup (a profile's largest item).
         UnkeyedEntry entry = exchange instanceof UnkeyedEntry ? (UnkeyedEntry) exchange : CURRENT.get();
         if (!entry.active || entry.owner != exchange) return;
         entry.active = false;
