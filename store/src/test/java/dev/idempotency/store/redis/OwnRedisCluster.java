@@ -173,7 +173,7 @@ public final class OwnRedisCluster implements AutoCloseable {
 
     /** The slot of a Redis store's bucket: all of the bucket's keys share its hash tag. */
     public static int slotOfBucket(String prefix, int bucket) {
-        return slotOf("{" + prefix + ":" + (bucket < 10 ? "0" : "") + bucket + "}");
+        return JedisClusterCRC16.getSlot(new KeyLayout(prefix).counts(bucket));
     }
 
     public static int slotOf(String key) {
