@@ -23,11 +23,14 @@ public final class OwnRedis implements AutoCloseable {
     private final Process process;
     /** The server's own directory: a replica writes the data set it receives there, which another server must not load. */
     private final File dir;
+    /** What it wrote: a sentinel's events tell what it did when a failover test fails. */
+    private final File log;
 
-    private OwnRedis(int port, Process process, File dir) {
+    private OwnRedis(int port, Process process, File dir, File log) {
         this.port = port;
         this.process = process;
         this.dir = dir;
+        this.log = log;
     }
 
     public static OwnRedis start(String... settings) throws Exception {
@@ -69,7 +72,7 @@ public final class OwnRedis implements AutoCloseable {
         File log = File.createTempFile("own-redis", ".log");
         log.deleteOnExit();
         Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log).start();
-        OwnRedis redis = new OwnRedis(port, process, dir);
+        OwnRedis redis = new OwnRedis(port, process, dir, log);
         try {
             redis.awaitAnswer();
             return redis;
@@ -98,13 +101,13 @@ public final class OwnRedis implements AutoCloseable {
 
     public String url() { return "redis://127.0.0.1:" + port; }
 
-    /** A sentinel that can fail {@code master} over: it sees its one replica and the two other sentinels. */
-    public boolean readyToFailOver(String master) {
+    /** A sentinel that can fail {@code master} over: it sees its {@code replicas} and the two other sentinels. */
+    public boolean readyToFailOver(String master, int replicas) {
         try (Jedis s = connect()) {
             s.sendCommand(Protocol.Command.SENTINEL, "CKQUORUM", master);
-            List<?> replicas = (List<?>) s.sendCommand(Protocol.Command.SENTINEL, "REPLICAS", master);
+            List<?> seen = (List<?>) s.sendCommand(Protocol.Command.SENTINEL, "REPLICAS", master);
             List<?> others = (List<?>) s.sendCommand(Protocol.Command.SENTINEL, "SENTINELS", master);
-            return replicas.size() == 1 && others.size() == 2;
+            return seen.size() == replicas && others.size() == 2;
         } catch (JedisException notYet) {
             return false;
         }
@@ -129,6 +132,19 @@ public final class OwnRedis implements AutoCloseable {
     }
 
     public Jedis connect() { return new Jedis("127.0.0.1", port); }
+
+    /** A sentinel's events so far ({@code +sdown}, {@code +switch-master}, ...), one per line, for a failure message. */
+    public String events() {
+        try {
+            StringBuilder events = new StringBuilder();
+            for (String line : java.nio.file.Files.readAllLines(log.toPath())) {
+                if (line.matches(".* [#*] [-+].*")) events.append(line).append('\n');
+            }
+            return events.toString();
+        } catch (java.io.IOException e) {
+            return "(its log is unreadable: " + e + ")";
+        }
+    }
 
     public static boolean installed() {
         return binary() != null;

@@ -45,7 +45,7 @@ class RedisSentinelTest {
              OwnRedis s3 = OwnRedis.sentinel(MASTER, master.port)) {
             for (OwnRedis s : new OwnRedis[] {s1, s2, s3}) {
                 Await.until("sentinel " + s.port + " to see the replica and the other sentinels", Duration.ofSeconds(30),
-                        () -> s.readyToFailOver(MASTER), ready -> ready);
+                        () -> s.readyToFailOver(MASTER, 1), ready -> ready);
             }
             String url = "redis-sentinel://127.0.0.1:" + s1.port + ",127.0.0.1:" + s2.port + ",127.0.0.1:" + s3.port + "/" + MASTER;
             StoredResponse paid = new StoredResponse(201, Collections.singletonList(new StoredResponse.Header("Content-Type", "application/json")),
