@@ -12,6 +12,11 @@ public class JettyIT {
     @Nested
     class Jetty94H2 extends PaymentsScenarios {
         @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Jetty12H2
+        }
+
+        @Override
         protected ServerProcess server() throws Exception {
             return JettyServer.jetty94();
         }
@@ -20,6 +25,11 @@ public class JettyIT {
     /** Eclipse Jetty 11 (Servlet 5, jakarta), the embedded H2 default store. */
     @Nested
     class Jetty11H2 extends PaymentsScenarios {
+        @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Jetty12H2
+        }
+
         @Override
         protected ServerProcess server() throws Exception {
             return JettyServer.jetty11();

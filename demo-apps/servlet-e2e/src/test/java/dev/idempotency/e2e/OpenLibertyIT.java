@@ -11,6 +11,11 @@ public class OpenLibertyIT {
     @Nested
     class OpenLibertyJavax extends OpenLibertyScenarios {
         @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // OpenLibertyJakarta
+        }
+
+        @Override
         protected ServerProcess server() throws Exception {
             return OpenLibertyServer.javax();
         }

@@ -24,6 +24,11 @@ public class OpenTelemetryIT {
     @Nested
     class OpenTelemetrySecondTomcat9 extends OpenTelemetryScenarios {
         @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // OpenTelemetryFirstTomcat9
+        }
+
+        @Override
         protected boolean openTelemetryFirst() {
             return false;
         }

@@ -11,6 +11,11 @@ public class PayaraIT {
     @Nested
     class Payara5 extends PaymentsScenarios {
         @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Payara6
+        }
+
+        @Override
         protected ServerProcess server() throws Exception {
             return PayaraServer.payara5();
         }

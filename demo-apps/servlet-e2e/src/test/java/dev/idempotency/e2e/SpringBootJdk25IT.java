@@ -8,6 +8,11 @@ import dev.idempotency.e2e.servers.ServerProcess;
 /** Spring Boot 3 executable jar on the Temurin 25 JDK. */
 public class SpringBootJdk25IT extends OrdersScenarios {
     @Override
+    protected boolean restartProvenByAnotherRow() {
+        return true; // SpringBootIT
+    }
+
+    @Override
     protected ServerProcess server() throws Exception {
         return OrdersServers.springBoot().javaHome(E2eEnvironment.jdk25());
     }

@@ -59,6 +59,11 @@ public class TomcatIT {
     @Nested
     class Tomcat9Jdk8 extends PaymentsScenarios {
         @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Tomcat9H2
+        }
+
+        @Override
         protected ServerProcess server() throws Exception {
             return TomcatServer.tomcat9().javaHome(E2eEnvironment.jdk8());
         }
@@ -73,6 +78,11 @@ public class TomcatIT {
     @Nested
     class Tomcat9Jdk11 extends PaymentsScenarios {
         @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Tomcat9H2
+        }
+
+        @Override
         protected ServerProcess server() throws Exception {
             return TomcatServer.tomcat9().javaHome(E2eEnvironment.jdk11());
         }
@@ -86,6 +96,11 @@ public class TomcatIT {
     /** Tomcat 9 (javax) on the Temurin 25 JDK, the embedded H2 default store. */
     @Nested
     class Tomcat9Jdk25 extends PaymentsScenarios {
+        @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Tomcat9H2
+        }
+
         @Override
         protected ServerProcess server() throws Exception {
             return TomcatServer.tomcat9().javaHome(E2eEnvironment.jdk25());
@@ -109,6 +124,11 @@ public class TomcatIT {
     @Nested
     class Tomcat11H2 extends PaymentsScenarios {
         @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Tomcat10H2
+        }
+
+        @Override
         protected ServerProcess server() throws Exception {
             return TomcatServer.tomcat11();
         }
@@ -122,6 +142,11 @@ public class TomcatIT {
     /** Tomcat 9 (javax) on OpenJDK 11 with the PostgreSQL store. */
     @Nested
     class Tomcat9PostgresJdk11 extends PaymentsScenarios {
+        @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Tomcat9PostgresIT
+        }
+
         private final String table = "e2e_jdk11_" + Long.toHexString(System.nanoTime());
 
         @Override
@@ -252,6 +277,11 @@ public class TomcatIT {
     @Nested
     class Jersey2Tomcat9Jdk8 extends JaxrsOrdersScenarios {
         @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Jersey2Tomcat9
+        }
+
+        @Override
         protected ServerProcess server() throws Exception {
             return OrdersServers.onTomcat(E2eEnvironment.tomcat9(), "orders-jersey2.war").javaHome(E2eEnvironment.jdk8());
         }
@@ -265,6 +295,11 @@ public class TomcatIT {
     /** Jersey 2 (javax) WAR on Tomcat 9, on OpenJDK 11. */
     @Nested
     class Jersey2Tomcat9Jdk11 extends JaxrsOrdersScenarios {
+        @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Jersey2Tomcat9
+        }
+
         @Override
         protected ServerProcess server() throws Exception {
             return OrdersServers.onTomcat(E2eEnvironment.tomcat9(), "orders-jersey2.war").javaHome(E2eEnvironment.jdk11());
@@ -280,6 +315,11 @@ public class TomcatIT {
     @Nested
     class Jersey2Tomcat9Jdk25 extends JaxrsOrdersScenarios {
         @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Jersey2Tomcat9
+        }
+
+        @Override
         protected ServerProcess server() throws Exception {
             return OrdersServers.onTomcat(E2eEnvironment.tomcat9(), "orders-jersey2.war").javaHome(E2eEnvironment.jdk25());
         }
@@ -288,6 +328,11 @@ public class TomcatIT {
     /** Jersey 3 (jakarta) WAR on Tomcat 10.1. */
     @Nested
     class Jersey3Tomcat10 extends JaxrsOrdersScenarios {
+        @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // Jersey2Tomcat9 and Tomcat10H2
+        }
+
         @Override
         protected ServerProcess server() throws Exception {
             return OrdersServers.onTomcat(E2eEnvironment.tomcat10(), "orders-jersey3.war");
@@ -316,6 +361,11 @@ public class TomcatIT {
     /** Spring MVC 5 (javax) WAR on Tomcat 9, on the Temurin 25 JDK. */
     @Nested
     class SpringMvcTomcat9Jdk25 extends OrdersScenarios {
+        @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // SpringMvcTomcat9
+        }
+
         @Override
         protected ServerProcess server() throws Exception {
             return OrdersServers.onTomcat(E2eEnvironment.tomcat9(), "orders-spring-mvc.war").javaHome(E2eEnvironment.jdk25());

@@ -17,6 +17,11 @@ public class WildFlyIT {
     @Nested
     class WildFly26 extends JaxrsOrdersScenarios {
         @Override
+        protected boolean restartProvenByAnotherRow() {
+            return true; // WildFly39
+        }
+
+        @Override
         protected ServerProcess server() throws Exception {
             return OrdersServers.onWildFly(E2eEnvironment.wildfly26(), "orders-ee8.war");
         }

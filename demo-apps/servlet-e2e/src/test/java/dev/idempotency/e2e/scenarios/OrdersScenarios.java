@@ -2,6 +2,7 @@ package dev.idempotency.e2e.scenarios;
 
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIf;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -106,6 +107,7 @@ public abstract class OrdersScenarios extends ServerScenarios {
 
     @Test
     @Order(Integer.MAX_VALUE)
+    @DisabledIf("restartProvenByAnotherRow")
     public void aReplaySurvivesAServerRestart() throws Exception {
         String key = key();
         HttpResponse<byte[]> first = client.send(payment("o-8", key, "{\"amount\":4242}"));

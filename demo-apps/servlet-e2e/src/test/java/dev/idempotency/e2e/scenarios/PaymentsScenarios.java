@@ -4,6 +4,7 @@ import dev.idempotency.e2e.support.Client;
 import dev.idempotency.e2e.servers.ServerProcess;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIf;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -296,6 +297,7 @@ public abstract class PaymentsScenarios extends ServerScenarios implements Trans
 
     @Test
     @Order(Integer.MAX_VALUE)
+    @DisabledIf("restartProvenByAnotherRow")
     public void aReplaySurvivesAServerRestart() throws Exception {
         String key = key();
         HttpResponse<byte[]> first = client.postJson("/payments", key, "{\"amount\":4242}");

@@ -39,6 +39,14 @@ public abstract class ServerScenarios {
     /** The server under test, configured but not started. */
     protected abstract ServerProcess server() throws Exception;
 
+    /**
+     * Whether another row proves already that a replay survives a restart of the same server and store (one on
+     * another JDK, say): its restart test is then left out, for the suite's time.
+     */
+    protected boolean restartProvenByAnotherRow() {
+        return false;
+    }
+
     /** Settings every server of the suite gets on top of its own. */
     protected ServerProcess configure(ServerProcess server) {
         return server;
