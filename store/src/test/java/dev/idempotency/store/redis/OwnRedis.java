@@ -33,8 +33,15 @@ public final class OwnRedis implements AutoCloseable {
         this.log = log;
     }
 
+    /** A server on a free port, tried again on another if that one was taken before the server bound it. */
     public static OwnRedis start(String... settings) throws Exception {
-        return startOn(LocalServers.freePort(), settings);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOn(LocalServers.freePort(), settings);
+            } catch (IllegalStateException taken) {
+                if (attempt == 3) throw taken;
+            }
+        }
     }
 
     /** A server on {@code port} (a replica's, say, which a test restarts on the same port). */

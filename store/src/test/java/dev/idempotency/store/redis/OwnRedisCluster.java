@@ -17,8 +17,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -34,6 +36,9 @@ public final class OwnRedisCluster implements AutoCloseable {
     public final List<OwnRedis> nodes = new ArrayList<>();
     private final Path dir;
 
+    /** Each node's cluster bus port, by its port: a node started again keeps both. */
+    private final Map<Integer, Integer> busPorts = new HashMap<>();
+
     private OwnRedisCluster(Path dir) {
         this.dir = dir;
     }
@@ -43,7 +48,7 @@ public final class OwnRedisCluster implements AutoCloseable {
         if (OwnRedis.onPath("redis-cli") == null) LocalServers.unavailable("redis-cli is not installed (Debian package redis-tools)");
         OwnRedisCluster cluster = new OwnRedisCluster(Files.createTempDirectory("own-redis-cluster"));
         try {
-            for (int i = 0; i < NODES; i++) cluster.nodes.add(cluster.node(LocalServers.freePort()));
+            for (int i = 0; i < NODES; i++) cluster.nodes.add(cluster.newNode());
             List<String> create = new ArrayList<>(Arrays.asList("redis-cli", "--cluster", "create"));
             for (OwnRedis n : cluster.nodes) create.add("127.0.0.1:" + n.port);
             create.addAll(Arrays.asList("--cluster-replicas", "1", "--cluster-yes"));
@@ -65,11 +70,31 @@ public final class OwnRedisCluster implements AutoCloseable {
     }
 
     /**
+     * A node on two free ports, tried again on others if one was taken meanwhile: free ports come from the range the
+     * system also gives outgoing connections, and the default bus port (the port + 10000) was once taken (CI,
+     * 2026-11-29), which is why the bus port is chosen too.
+     */
+    private OwnRedis newNode() throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            int port = LocalServers.freePort();
+            try {
+                return node(port);
+            } catch (IllegalStateException taken) {
+                busPorts.remove(port);
+                if (attempt == 3) throw taken;
+            }
+        }
+    }
+
+    /**
      * A node on {@code port}, its data in a directory of its own: its cluster configuration file is kept in the
      * cluster's, so a node started again there rejoins.
      */
     private OwnRedis node(int port) throws Exception {
-        return OwnRedis.startOn(port, "--cluster-enabled", "yes", "--cluster-config-file",
+        Integer bus = busPorts.get(port);
+        if (bus == null) busPorts.put(port, bus = LocalServers.freePort());
+        return OwnRedis.startOn(port, "--cluster-enabled", "yes", "--cluster-port", Integer.toString(bus),
+                "--cluster-config-file",
                 dir.resolve("nodes-" + port + ".conf").toString(), "--cluster-node-timeout", "1000",
                 "--maxmemory-policy", "noeviction");
     }
