@@ -109,7 +109,7 @@ public final class TcpProxy implements AutoCloseable {
         holding = false;
         for (Socket client : held) {
             try {
-                forward(client);
+                forward(client, server);
             } catch (IOException e) {
                 sockets.remove(client); // the target refused: this client sees its connection fail
             }
@@ -143,14 +143,18 @@ public final class TcpProxy implements AutoCloseable {
                         continue;
                     }
                 }
-                forward(client);
+                forward(client, s);
             } catch (IOException e) {
                 // closed by cut(), or the target refused: the client sees its connection fail
             }
         }
     }
 
-    private void forward(Socket client) throws IOException {
+    /**
+     * Links {@code client} to the target, unless the proxy was cut since {@code acceptedBy} accepted it: a connection
+     * accepted just before a cut and linked just after it would outlive the cut (seen: a sweep went through).
+     */
+    private void forward(Socket client, ServerSocket acceptedBy) throws IOException {
         Socket upstream;
         try {
             upstream = new Socket(targetHost, targetPort);
@@ -158,10 +162,15 @@ public final class TcpProxy implements AutoCloseable {
             closeQuietly(client);
             throw e;
         }
-        sockets.add(client);
-        sockets.add(upstream);
         Link link = new Link();
         synchronized (this) {
+            if (acceptedBy == null || acceptedBy.isClosed()) {
+                closeQuietly(client);
+                closeQuietly(upstream);
+                return;
+            }
+            sockets.add(client);
+            sockets.add(upstream);
             links++;
         }
         pump(client, upstream, link, true);
