@@ -2,6 +2,7 @@ package dev.idempotency.store.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.idempotency.store.OwnershipToken;
+import dev.idempotency.store.StoreBusyException;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreNotReplicatedException;
 import dev.idempotency.store.StoreSettings;
@@ -125,8 +126,8 @@ final class StoreConnections implements AutoCloseable {
     int housekeeping(String operation, Work<Integer> work) {
         try {
             if (!housekeeping.tryAcquire(settings.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new StoreUnavailableException("idempotency store busy during " + operation
-                        + ": other housekeeping still runs after " + settings.connectTimeout().toMillis() + " ms", null);
+                throw new StoreBusyException("idempotency store busy during " + operation
+                        + ": other housekeeping still runs after " + settings.connectTimeout().toMillis() + " ms");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

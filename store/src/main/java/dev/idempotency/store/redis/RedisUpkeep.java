@@ -1,5 +1,6 @@
 package dev.idempotency.store.redis;
 
+import dev.idempotency.store.StoreBusyException;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
@@ -69,8 +70,8 @@ final class RedisUpkeep {
         long waitMillis = settings.connectTimeout().toMillis();
         try {
             if (!housekeeping.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
-                throw new StoreUnavailableException("idempotency store busy during " + operation
-                        + ": other housekeeping still runs after " + waitMillis + " ms", null);
+                throw new StoreBusyException("idempotency store busy during " + operation
+                        + ": other housekeeping still runs after " + waitMillis + " ms");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -161,7 +161,7 @@ public final class StoreLifecycle {
         LeaseHeartbeat beating = heartbeat;
         metrics.keysInFlightFrom(beating::runningCount);
         metrics.storeConnectionsInUseFrom(opened::connectionsInUse);
-        Housekeeper.start(opened, sweepInterval, metrics::leasesExpired);
+        Housekeeper.start(opened, sweepInterval, metrics::leasesExpired, metrics::storeReachable);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAfterRunningRequests(opened, heartbeat), "idempotency-agent-shutdown"));
         AgentLog.info("store open: " + opened.dialectName() + " " + settings.redactedUrl() + ", table " + settings.table());
         store = opened;
