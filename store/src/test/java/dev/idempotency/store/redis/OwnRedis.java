@@ -33,11 +33,24 @@ public final class OwnRedis implements AutoCloseable {
         this.log = log;
     }
 
-    /** A server on a free port, tried again on another if that one was taken before the server bound it. */
+    /** A server on a free port. */
     public static OwnRedis start(String... settings) throws Exception {
+        return onAFreePort(port -> startOn(port, settings));
+    }
+
+    /** Starts a server on a port. */
+    interface Starter {
+        OwnRedis startOn(int port) throws Exception;
+    }
+
+    /**
+     * A server on a free port, tried again on another if that one was taken before the server bound it: free ports
+     * come from the range the system also gives outgoing connections.
+     */
+    static OwnRedis onAFreePort(Starter starter) throws Exception {
         for (int attempt = 1; ; attempt++) {
             try {
-                return startOn(LocalServers.freePort(), settings);
+                return starter.startOn(LocalServers.freePort());
             } catch (IllegalStateException taken) {
                 if (attempt == 3) throw taken;
             }

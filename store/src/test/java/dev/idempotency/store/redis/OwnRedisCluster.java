@@ -70,20 +70,11 @@ public final class OwnRedisCluster implements AutoCloseable {
     }
 
     /**
-     * A node on two free ports, tried again on others if one was taken meanwhile: free ports come from the range the
-     * system also gives outgoing connections, and the default bus port (the port + 10000) was once taken (CI,
-     * 2026-11-29), which is why the bus port is chosen too.
+     * A node on two free ports, tried again on others if one was taken meanwhile: the default bus port (the port +
+     * 10000) was once taken (CI, 2026-11-29), which is why the bus port is chosen too.
      */
     private OwnRedis newNode() throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            int port = LocalServers.freePort();
-            try {
-                return node(port);
-            } catch (IllegalStateException taken) {
-                busPorts.remove(port);
-                if (attempt == 3) throw taken;
-            }
-        }
+        return OwnRedis.onAFreePort(this::node);
     }
 
     /**
