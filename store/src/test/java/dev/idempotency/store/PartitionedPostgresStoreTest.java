@@ -358,6 +358,50 @@ class PartitionedPostgresStoreTest extends PostgresStoreTest {
     }
 
     /**
+     * A reservation whose partition DDL was refused its lock does not fail while another caller of this JVM is making
+     * the partitions (and may have got the lock since): it waits for that caller and gets in.
+     */
+    @Test
+    void aReservationRefusedThePartitionLockWaitsForAnotherCallerMakingThem() throws Exception {
+        JdbcIdempotencyStore store = open(narrow(1).groupCommit(false).poolSize(4).queryTimeout(Duration.ofSeconds(2)));
+        store.checkSchema();
+        String last = Await.until("partitions made ahead", AWAIT, this::newestPartition, p -> p != null);
+        ExecutorService callers = Executors.newFixedThreadPool(2);
+        try (Connection holder = connect(); Connection c = connect()) {
+            holder.setAutoCommit(false);
+            try (Statement s = holder.createStatement()) {
+                s.execute("SELECT pg_advisory_xact_lock(hashtext('idempotency-schema:" + table() + "'))"); // what the DDL takes first
+            }
+            Await.until("the clock to pass the newest partition", AWAIT,
+                    () -> scalar(c, "SELECT CAST(floor(extract(epoch FROM CURRENT_TIMESTAMP)) AS BIGINT)"), now -> now > endOf(last));
+            Future<Object> refused = callers.submit(() -> outcomeOf(store, "refused-first"));
+            long firstWaiter = Await.until("the first reservation to wait for the partitions' lock", AWAIT,
+                    () -> waiterOnTheSchemaLock(c), pid -> pid != 0);
+            Future<Object> second = callers.submit(() -> outcomeOf(store, "made-by-the-second"));
+            Await.until("the first to be refused the lock and the second to wait for it", AWAIT,
+                    () -> waiterOnTheSchemaLock(c), pid -> pid != 0 && pid != firstWaiter);
+            holder.rollback();
+            assertEquals(Outcome.ACQUIRED, second.get(30, TimeUnit.SECONDS));
+            assertEquals(Outcome.ACQUIRED, refused.get(30, TimeUnit.SECONDS), "with partitions " + partitionsNow());
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+
+    private static Object outcomeOf(JdbcIdempotencyStore store, String key) {
+        try {
+            return store.reserve("t", key, "fp").outcome();
+        } catch (StoreException e) {
+            return e + (e.getCause() == null ? "" : " " + java.util.Arrays.toString(e.getCause().getSuppressed()));
+        }
+    }
+
+    /** The server process waiting for an advisory lock now, or 0. */
+    private static long waiterOnTheSchemaLock(Connection c) {
+        return scalar(c, "SELECT COALESCE(MIN(pid), 0) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
+    }
+
+    /**
      * A partition that cannot be made (another transaction holds a lock its attach needs) fails the reservation as a
      * store error, never as a key in flight; once the lock is gone the next reservations make it and get in.
      */

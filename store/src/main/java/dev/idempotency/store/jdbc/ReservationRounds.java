@@ -78,11 +78,15 @@ final class ReservationRounds {
 
     /**
      * Makes the partitions a write found missing; one whose DDL did not get its lock looks again all the same. After
-     * such a refusal, reservations do not try again for a second: they would each wait for the same lock in turn.
+     * such a refusal, reservations do not start the DDL again for a second (they would each wait for the same lock in
+     * turn); they only wait for one of this JVM that is making them now, which may have got the lock since.
      */
     private void makePartitionsFor(Connection c, SQLException missing) throws SQLException {
         long refused = partitionsRefusedAt;
-        if (refused != 0 && System.nanoTime() - refused < TimeUnit.SECONDS.toNanos(1)) return;
+        if (refused != 0 && System.nanoTime() - refused < TimeUnit.SECONDS.toNanos(1)) {
+            partitions.awaitAnyBeingMade();
+            return;
+        }
         try {
             partitions.createAhead(c);
         } catch (SQLException e) {

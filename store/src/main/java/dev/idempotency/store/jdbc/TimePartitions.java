@@ -143,6 +143,11 @@ final class TimePartitions {
         }
     }
 
+    /** Returns once no thread of this JVM is in {@link #createAhead} (the same lock). */
+    synchronized void awaitAnyBeingMade() {
+        // nothing to do but to have held the lock
+    }
+
     /** The partitions from {@code current} to {@link #AHEAD} beyond it that do not exist. */
     private List<Long> missingFrom(Connection c, long current) throws SQLException {
         List<String> existing = partitions(c);

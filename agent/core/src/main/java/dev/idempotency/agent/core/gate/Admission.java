@@ -88,6 +88,8 @@ public final class Admission {
 
     public String description() { return description; }
 
+    OwnershipToken token() { return token; }
+
     public boolean isEnded() { return ended.get(); }
 
     /** Ends the admission once; false when it had already ended. */

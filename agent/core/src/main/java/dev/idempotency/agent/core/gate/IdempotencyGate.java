@@ -261,8 +261,9 @@ public final class IdempotencyGate {
                 if (left <= 0) break;
                 boolean local = inFlightWaits.heldHere(scope, capture.key());
                 if (!signal.awaitEndAfter(seen, Math.min(left, local ? InFlightWaits.LOCAL_RECHECK_MILLIS : poll))) break;
-                // held here and not ended: its end will wake us; nothing to look at (but an abandoned holder stops counting)
-                if (local && signal.ends() == seen) continue;
+                // held here and not ended: its end will wake us; nothing to look at (but an abandoned holder stops counting).
+                // Asked again after the wait: a holder here may have said so only after this waiter found its key in flight.
+                if (signal.ends() == seen && (local || inFlightWaits.heldHere(scope, capture.key()))) continue;
                 seen = signal.ends();
                 if (!local) poll = Math.min(poll * 2, InFlightWaits.LONGEST_POLL_MILLIS);
                 Reservation again = lookAgain(store, scope, capture);

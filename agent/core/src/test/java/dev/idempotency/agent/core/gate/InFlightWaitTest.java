@@ -6,6 +6,7 @@ import dev.idempotency.agent.core.protocol.Credentials;
 import dev.idempotency.agent.core.lifecycle.StoreLifecycle;
 import dev.idempotency.agent.core.telemetry.AgentMetrics;
 import dev.idempotency.agent.core.telemetry.Outcome;
+import dev.idempotency.store.OwnershipToken;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -249,6 +251,31 @@ class InFlightWaitTest {
             assertEquals(Outcome.REPLAYED, d.outcome());
             assertArrayEquals(response, d.answer().body());
         }
+    }
+
+    /**
+     * A duplicate can find its key in flight before the request of this JVM that reserved it has said it holds it here.
+     * Once it has, the duplicate waits for its end and stops polling the store (no connection while it waits).
+     */
+    @Test
+    void aWaiterStopsPollingOnceTheHolderHereSaysItHoldsTheKey() throws Exception {
+        open("wait:30s");
+        IdempotencyGate reservedFirst = node(null);
+        Decision first = decide(reservedFirst, "k-late-holder");
+        List<Future<Decision>> answers = waitingDuplicates("k-late-holder", 1);
+        OwnershipToken held = first.admission().token();
+        gate.inFlightWaits().held(held.scope(), held.key()); // the holder here says so only now
+        long looksBefore = metrics.reserveLatency().count();
+        // the holder's application runs on: long enough for several polls of a key held elsewhere (50, 100, 200 ms)
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(450));
+        assertEquals(looksBefore, metrics.reserveLatency().count(), "the waiter polled the store while its key's holder was here");
+        gate.inFlightWaits().notHeld(held.scope(), held.key());
+        byte[] response = "{\"id\":\"ch_late\"}".getBytes(StandardCharsets.UTF_8);
+        first.admission().end();
+        first.admission().conclude(201, HEADERS, response);
+        Decision d = answers.get(0).get(10, TimeUnit.SECONDS);
+        assertEquals(Outcome.REPLAYED, d.outcome());
+        assertArrayEquals(response, d.answer().body());
     }
 
     @Test
