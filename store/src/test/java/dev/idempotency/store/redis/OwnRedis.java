@@ -73,9 +73,12 @@ public final class OwnRedis implements AutoCloseable {
      * an answer: its configuration file is its own (a sentinel rewrites it).
      */
     public static OwnRedis sentinel(String masterName, int masterPort) throws Exception {
+        return onAFreePort(port -> sentinelOn(port, masterName, masterPort));
+    }
+
+    private static OwnRedis sentinelOn(int port, String masterName, int masterPort) throws Exception {
         String binary = binary();
         if (binary == null) LocalServers.unavailable("redis-server is not installed");
-        int port = LocalServers.freePort();
         File dir = java.nio.file.Files.createTempDirectory("own-sentinel-" + port).toFile();
         File conf = new File(dir, "sentinel.conf");
         conf.deleteOnExit();
