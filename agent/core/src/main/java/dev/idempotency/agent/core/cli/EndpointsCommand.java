@@ -171,7 +171,7 @@ final class EndpointsCommand {
         }
     }
 
-    /** The endpoint samples of a Prometheus text exposition, as rows in {@link EndpointInventory#COLUMNS} order. */
+    /** The endpoint samples of a Prometheus text exposition, as rows in {@link EndpointRow#COLUMNS} order. */
     static Scrape parse(String text) {
         Map<String, String[]> rows = new LinkedHashMap<>();
         Scrape scrape = new Scrape();

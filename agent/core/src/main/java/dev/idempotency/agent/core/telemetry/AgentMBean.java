@@ -64,7 +64,7 @@ final class AgentMBean implements DynamicMBean {
                 metrics::leasesExpired);
         add("StoreUp", "boolean", "whether the last store interaction reached the store", metrics::storeUp);
         add("EndpointColumns", "[Ljava.lang.String;", "the columns of Endpoints",
-                () -> EndpointInventory.COLUMNS.toArray(new String[0]));
+                () -> EndpointRow.COLUMNS.toArray(new String[0]));
         add("Endpoints", "[Ljava.lang.String;", "the state-changing endpoints seen, one tab-separated row each (see"
                 + " EndpointColumns)", () -> endpointRows(metrics.endpoints()));
         add("RequiredUnmatched", "[Ljava.lang.String;", "entries of idempotency.required that match no endpoint",
@@ -78,7 +78,7 @@ final class AgentMBean implements DynamicMBean {
     }
 
     private static String[] endpointRows(EndpointInventory inventory) {
-        java.util.List<EndpointInventory.Row> rows = inventory.rows();
+        java.util.List<EndpointRow> rows = inventory.rows();
         String[] tsv = new String[rows.size()];
         for (int i = 0; i < tsv.length; i++) tsv[i] = rows.get(i).tsv();
         return tsv;

@@ -154,7 +154,7 @@ public final class EndpointInventory {
                     boolean filter = key.startsWith(FILTER);
                     String label = !patterns.isEmpty() ? String.join(",", patterns) : filter ? key : "servlet " + key;
                     e = new Endpoint(name, method, label, filter ? "filter" : "servlet", patterns, null,
-                            requiredForMappings(contextPath, patterns));
+                            MappingCoverage.of(required.paths(), contextPath, patterns));
                 }
                 endpoints.put(key.intern(), e);
                 count.incrementAndGet();
@@ -180,8 +180,8 @@ public final class EndpointInventory {
         final LongAdder conflicts = new LongAdder();
         final LongAdder mismatches = new LongAdder();
         final LongAdder keyMissing = new LongAdder();
-        private volatile long firstSeen;
-        private volatile long lastSeen;
+        volatile long firstSeen;
+        volatile long lastSeen;
 
         Endpoint(String application, String method, String label, String kind, List<String> samples, String route,
                  String required) {
@@ -302,68 +302,16 @@ public final class EndpointInventory {
     }
 
     /**
-     * Whether {@code required}'s path patterns cover a servlet's mappings: "path" when every mapping's paths are
-     * required (an exact mapping matched, or a pattern {@code P/**} over a wildcard mapping's prefix), "partly" when a
-     * pattern may match some of its paths, else "no".
-     */
-    private String requiredForMappings(String contextPath, List<String> patterns) {
-        PathPatterns paths = required.paths();
-        if (paths.isEmpty() || patterns.isEmpty()) return "no";
-        boolean all = true;
-        boolean some = false;
-        for (String mapping : patterns) {
-            boolean full = false;
-            boolean partial = false;
-            for (int i = 0; i < paths.sources().size(); i++) {
-                if (covers(paths, i, contextPath, mapping)) full = true;
-                else if (mayMatch(paths, i, contextPath, mapping)) partial = true;
-            }
-            all &= full;
-            some |= full || partial;
-        }
-        return all ? "path" : some ? "partly" : "no";
-    }
-
-    private static boolean covers(PathPatterns paths, int i, String contextPath, String mapping) {
-        if (isExact(mapping)) return paths.matches(i, contextPath + mapping);
-        String source = paths.sources().get(i);
-        if (!source.endsWith("/**")) return false;
-        String base = source.substring(0, source.length() - 3);
-        String prefix = prefixOf(contextPath, mapping);
-        return base.indexOf('*') < 0 && (prefix.equals(base) || prefix.startsWith(base + "/"));
-    }
-
-    private static boolean mayMatch(PathPatterns paths, int i, String contextPath, String mapping) {
-        if (isExact(mapping)) return paths.matches(i, contextPath + mapping);
-        if (mapping.startsWith("*.") && !paths.sources().get(i).endsWith("*")
-                && !paths.sources().get(i).endsWith(mapping.substring(1))) {
-            return false;
-        }
-        return paths.mayMatchBelow(i, prefixOf(contextPath, mapping));
-    }
-
-    /** An exact servlet mapping ("/checkout"), as opposed to a prefix, extension or default one. */
-    private static boolean isExact(String mapping) {
-        return mapping.startsWith("/") && !mapping.endsWith("/*") && !mapping.equals("/");
-    }
-
-    /** The path prefix below which a wildcard mapping's requests lie (the context path for "/", "/*" and "*.ext"). */
-    private static String prefixOf(String contextPath, String mapping) {
-        if (mapping.endsWith("/*")) return contextPath + mapping.substring(0, mapping.length() - 2);
-        return contextPath;
-    }
-
-    /**
      * Every endpoint that has served a handled request, then every mapping and declared route that has not (method
      * {@value #ANY_METHOD}), then the overflow bucket when it was used; sorted by application, endpoint and method.
      */
-    public List<Row> rows() {
-        List<Row> rows = new ArrayList<>();
+    public List<EndpointRow> rows() {
+        List<EndpointRow> rows = new ArrayList<>();
         Set<String> requested = new java.util.HashSet<>();
         for (Application app : applications.values()) {
             for (Map<String, Endpoint> endpoints : app.byMethod.values()) {
                 for (Endpoint e : endpoints.values()) {
-                    rows.add(new Row(e));
+                    rows.add(new EndpointRow(e));
                     requested.add(app.name + " " + e.label);
                     if (e.route != null) requested.add(e.route);
                 }
@@ -373,14 +321,14 @@ public final class EndpointInventory {
             for (Mapping m : app.servlets.values()) {
                 String label = m.patterns.isEmpty() ? "servlet " + m.servlet : String.join(",", m.patterns);
                 if (!m.listed || requested.contains(app.name + " " + label)) continue;
-                String required = requiredForMappings(app.contextPath, m.patterns);
-                rows.add(new Row(app.name, ANY_METHOD, label, "servlet", required));
+                String required = MappingCoverage.of(this.required.paths(), app.contextPath, m.patterns);
+                rows.add(new EndpointRow(app.name, ANY_METHOD, label, "servlet", required));
             }
         }
         for (String route : declaredRoutes) {
             if (requested.contains(route)) continue;
             int space = route.indexOf(' ');
-            rows.add(new Row("-", route.substring(0, space), route.substring(space + 1), "jaxrs",
+            rows.add(new EndpointRow("-", route.substring(0, space), route.substring(space + 1), "jaxrs",
                     required.requiresRoute(route) ? "route" : "no"));
         }
         Collections.sort(rows, (a, b) -> {
@@ -388,7 +336,7 @@ public final class EndpointInventory {
             if (c == 0) c = a.endpoint.compareTo(b.endpoint);
             return c != 0 ? c : a.method.compareTo(b.method);
         });
-        if (overflow.keyed.sum() + overflow.unkeyed.sum() > 0) rows.add(new Row(overflow));
+        if (overflow.keyed.sum() + overflow.unkeyed.sum() > 0) rows.add(new EndpointRow(overflow));
         return rows;
     }
 
@@ -413,14 +361,14 @@ public final class EndpointInventory {
         for (Application app : applications.values()) {
             for (Mapping m : app.servlets.values()) {
                 if (!m.audited) continue;
-                for (String mapping : m.patterns) if (mayMatch(paths, i, app.contextPath, mapping)) return true;
+                for (String mapping : m.patterns) if (MappingCoverage.mayMatch(paths, i, app.contextPath, mapping)) return true;
             }
             for (Map<String, Endpoint> endpoints : app.byMethod.values()) {
                 for (Endpoint e : endpoints.values()) {
                     if (e.route != null) {
                         for (String sample : e.samples) if (sample != null && paths.matches(i, sample)) return true;
                     } else {
-                        for (String mapping : e.samples) if (mayMatch(paths, i, app.contextPath, mapping)) return true;
+                        for (String mapping : e.samples) if (MappingCoverage.mayMatch(paths, i, app.contextPath, mapping)) return true;
                     }
                 }
             }
@@ -436,63 +384,4 @@ public final class EndpointInventory {
         }
         return false;
     }
-
-    /** One endpoint's figures at one moment. Times in milliseconds since the epoch, 0 when never. */
-    public static final class Row {
-        public final String application;
-        public final String method;
-        public final String endpoint;
-        public final String kind;
-        public final String required;
-        public final long keyed;
-        public final long unkeyed;
-        public final long replayed;
-        public final long conflicts;
-        public final long mismatches;
-        public final long keyMissing;
-        public final long firstSeen;
-        public final long lastSeen;
-
-        Row(Endpoint e) {
-            application = e.application;
-            method = e.method;
-            endpoint = e.label;
-            kind = e.kind;
-            required = e.required;
-            keyed = e.keyed.sum();
-            unkeyed = e.unkeyed.sum();
-            replayed = e.replayed.sum();
-            conflicts = e.conflicts.sum();
-            mismatches = e.mismatches.sum();
-            keyMissing = e.keyMissing.sum();
-            firstSeen = e.firstSeen;
-            lastSeen = Math.max(e.lastSeen, e.firstSeen);
-        }
-
-        Row(String application, String method, String endpoint, String kind, String required) {
-            this.application = application;
-            this.method = method;
-            this.endpoint = endpoint;
-            this.kind = kind;
-            this.required = required;
-            keyed = unkeyed = replayed = conflicts = mismatches = keyMissing = firstSeen = lastSeen = 0;
-        }
-
-        /** Tab-separated, in {@link #COLUMNS} order: what the MBean publishes and the operator's tool reads. */
-        public String tsv() {
-            return String.join("\t", clean(application), method, clean(endpoint), kind, required,
-                    Long.toString(keyed), Long.toString(unkeyed), Long.toString(replayed), Long.toString(conflicts),
-                    Long.toString(mismatches), Long.toString(keyMissing), Long.toString(firstSeen),
-                    Long.toString(lastSeen));
-        }
-    }
-
-    private static String clean(String label) {
-        return label.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
-    }
-
-    /** The columns of {@link Row#tsv()}. */
-    public static final List<String> COLUMNS = Collections.unmodifiableList(java.util.Arrays.asList("application",
-            "method", "endpoint", "kind", "required", "keyed", "unkeyed", "replayed", "conflicts", "mismatches",
-            "key_missing", "first_seen", "last_seen"));
 }

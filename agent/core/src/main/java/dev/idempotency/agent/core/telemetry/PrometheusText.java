@@ -45,17 +45,17 @@ final class PrometheusText {
      * path), at most {@code idempotency.endpoints.max} endpoints and one overflow bucket.
      */
     private static void endpoints(StringBuilder out, EndpointInventory inventory) {
-        java.util.List<EndpointInventory.Row> rows = inventory.rows();
+        java.util.List<EndpointRow> rows = inventory.rows();
         header(out, "idempotency_endpoint_requests_total", "counter",
                 "Requests of a handled method per endpoint, with and without a key.");
-        for (EndpointInventory.Row r : rows) {
+        for (EndpointRow r : rows) {
             sample(out, "idempotency_endpoint_requests_total", labels(r) + ",key=\"present\"", r.keyed);
             sample(out, "idempotency_endpoint_requests_total", labels(r) + ",key=\"absent\"", r.unkeyed);
         }
         header(out, "idempotency_endpoint_answers_total", "counter",
                 "Per endpoint: replays, 409s (a key in flight or of unknown outcome), 422s (a key reused), 400s (no key"
                         + " where required).");
-        for (EndpointInventory.Row r : rows) {
+        for (EndpointRow r : rows) {
             sample(out, "idempotency_endpoint_answers_total", labels(r) + ",answer=\"replayed\"", r.replayed);
             sample(out, "idempotency_endpoint_answers_total", labels(r) + ",answer=\"conflict\"", r.conflicts);
             sample(out, "idempotency_endpoint_answers_total", labels(r) + ",answer=\"key_reused\"", r.mismatches);
@@ -63,7 +63,7 @@ final class PrometheusText {
         }
         header(out, "idempotency_endpoint_required", "gauge",
                 "1 when idempotency.required enforces a key at the endpoint (0.5: for some of its paths), else 0.");
-        for (EndpointInventory.Row r : rows) {
+        for (EndpointRow r : rows) {
             out.append("idempotency_endpoint_required{").append(labels(r)).append("} ")
                     .append("path".equals(r.required) || "route".equals(r.required) ? "1"
                             : "partly".equals(r.required) ? "0.5" : "0")
@@ -71,12 +71,12 @@ final class PrometheusText {
         }
         header(out, "idempotency_endpoint_last_seen_seconds", "gauge",
                 "When the endpoint last served a handled request (Unix time; 0: never).");
-        for (EndpointInventory.Row r : rows) {
+        for (EndpointRow r : rows) {
             sample(out, "idempotency_endpoint_last_seen_seconds", labels(r), r.lastSeen / 1000);
         }
         header(out, "idempotency_endpoint_first_seen_seconds", "gauge",
                 "When the endpoint first served a handled request (Unix time; 0: never).");
-        for (EndpointInventory.Row r : rows) {
+        for (EndpointRow r : rows) {
             sample(out, "idempotency_endpoint_first_seen_seconds", labels(r), r.firstSeen / 1000);
         }
         header(out, "idempotency_required_unmatched", "gauge",
@@ -89,7 +89,7 @@ final class PrometheusText {
         sample(out, "idempotency_endpoint_bookkeeping_failures_total", null, inventory.failures());
     }
 
-    private static String labels(EndpointInventory.Row r) {
+    private static String labels(EndpointRow r) {
         return "application=\"" + escape(r.application) + "\",method=\"" + escape(r.method) + "\",endpoint=\""
                 + escape(r.endpoint) + "\",kind=\"" + r.kind + "\"";
     }

@@ -26,7 +26,7 @@ class EndpointInventoryTest {
                 new EndpointInventory.Mapping("default", Collections.singletonList("/"), false));
     }
 
-    private static Map<String, EndpointInventory.Row> byEndpoint(EndpointInventory inventory) {
+    private static Map<String, EndpointRow> byEndpoint(EndpointInventory inventory) {
         return inventory.rows().stream().collect(Collectors.toMap(r -> r.application + " " + r.method + " " + r.endpoint,
                 Function.identity()));
     }
@@ -52,8 +52,8 @@ class EndpointInventoryTest {
         app.servlet("POST", EndpointInventory.FILTER + "x.ActionFilter").unkeyed();
         app.servlet("POST", EndpointInventory.FILTER + "y.Unregistered").unkeyed();
 
-        Map<String, EndpointInventory.Row> rows = byEndpoint(inventory);
-        EndpointInventory.Row row = rows.get("/shop POST /transfers");
+        Map<String, EndpointRow> rows = byEndpoint(inventory);
+        EndpointRow row = rows.get("/shop POST /transfers");
         assertEquals(5, row.keyed);
         assertEquals(2, row.unkeyed);
         assertEquals(1, row.replayed);
@@ -66,7 +66,7 @@ class EndpointInventoryTest {
         assertEquals(1, rows.get("/shop PATCH /slow-async/*").keyed);
         assertEquals("no", rows.get("/shop PATCH /slow-async/*").required);
         // the declared mapping no request reached is listed once, without a method; the container's own is not
-        EndpointInventory.Row declared = rows.get("/shop - *.do");
+        EndpointRow declared = rows.get("/shop - *.do");
         assertEquals(0, declared.keyed + declared.unkeyed);
         assertEquals(0, declared.firstSeen);
         assertNull(rows.get("/shop - /"));
@@ -98,9 +98,9 @@ class EndpointInventoryTest {
         b2.keyed(Outcome.EXECUTED);
         inventory.overflow().unkeyed();
 
-        List<EndpointInventory.Row> rows = inventory.rows();
+        List<EndpointRow> rows = inventory.rows();
         assertEquals(4, rows.size(), "three endpoints and the overflow bucket");
-        EndpointInventory.Row overflow = rows.get(rows.size() - 1);
+        EndpointRow overflow = rows.get(rows.size() - 1);
         assertEquals(EndpointInventory.OVERFLOW, overflow.application);
         assertEquals(EndpointInventory.OVERFLOW, overflow.endpoint);
         assertEquals(1, overflow.keyed);
@@ -155,7 +155,7 @@ class EndpointInventoryTest {
         EndpointInventory inventory = new EndpointInventory(RequiredEndpoints.parse(""), 10, 100);
         inventory.register("/a\tb", null).servlet("POST", "s\nt").unkeyed();
         String[] tsv = inventory.rows().get(0).tsv().split("\t", -1);
-        assertEquals(EndpointInventory.COLUMNS.size(), tsv.length);
+        assertEquals(EndpointRow.COLUMNS.size(), tsv.length);
         assertEquals("/a b", tsv[0]);
         assertEquals("servlet s t", tsv[2]);
         assertEquals("1", tsv[6]);
