@@ -11,6 +11,7 @@ import dev.idempotency.store.StoreConfigurationException;
 import dev.idempotency.store.StoreDataException;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.StoreUnavailableException;
 import dev.idempotency.store.StoredResponse;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
@@ -60,6 +61,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     private final byte[] retention;
     private final ReplicaAcknowledgement replicas;
     private volatile byte[] installationSecret;
+    /**
+     * Set by a sweep that found a master which may evict keys (one added or promoted since start-up, or reconfigured),
+     * cleared by the next that finds none: reservations are refused meanwhile, as the store refuses to start on one.
+     */
+    private volatile String evictingMaster;
 
     private RedisIdempotencyStore(StoreSettings settings) {
         String refused = RedisSettings.refusal(settings);
@@ -101,6 +107,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     public Reservation reserve(String scope, String key, String fingerprint) {
         requireIdentity(scope, key);
         requireLength("fingerprint", fingerprint, MAX_FINGERPRINT_LENGTH);
+        String evicting = evictingMaster;
+        if (evicting != null) {
+            throw new StoreUnavailableException("idempotency store refuses reservations until its next sweep finds no master"
+                    + " that may evict keys: " + evicting, null);
+        }
         // Made before the write, so that it is known even if the write's answer never arrives.
         OwnershipToken owned = OwnershipToken.fresh(scope, key);
         byte[] id = KeyLayout.id(scope, key);
@@ -242,7 +253,13 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     @Override
     public int sweepExpiredLeases() {
-        return upkeep.sweepExpiredLeases();
+        int swept = upkeep.sweepExpiredLeases();
+        String evicting = RedisStoreCheck.evictingMaster(connections, settings, endpoint);
+        evictingMaster = evicting;
+        if (evicting != null) {
+            throw new StoreUnavailableException("idempotency store refuses reservations: " + evicting, null);
+        }
+        return swept;
     }
 
     @Override

@@ -69,14 +69,32 @@ final class RedisStoreCheck {
                     + " use redis:// or redis-sentinel:// for it");
         }
         if (settings.schemaMode() == SchemaMode.NONE) return;
-        String policy = evictionPolicy(redis.info("memory"));
-        if (!"noeviction".equals(policy)) {
-            throw new StoreConfigurationException("Redis at " + (endpoint.cluster() ? master + " (a master of "
-                    + endpoint + ")" : endpoint) + " has maxmemory-policy "
-                    + (policy == null ? "that it does not report (INFO memory)" : "'" + policy + "'")
-                    + ": it may evict idempotency keys, and a retry of an evicted key runs again. Set "
-                    + "'maxmemory-policy noeviction' (a full server then refuses writes and the store answers 503)");
+        String problem = evictionProblem(redis, endpoint, master);
+        if (problem != null) throw new StoreConfigurationException(problem);
+    }
+
+    /**
+     * The first master that may evict keys now, described; null when none may (or with schema mode {@code none}, as
+     * at start-up). Asked again by every sweep: a master added to a Cluster, or a replica promoted by Sentinel, was
+     * not there when the store started.
+     */
+    static String evictingMaster(RedisConnections connections, StoreSettings settings, RedisEndpoint endpoint) {
+        if (settings.schemaMode() == SchemaMode.NONE) return null;
+        for (HostAndPort master : connections.masters("check the eviction policy")) {
+            String problem = connections.onMaster("check the eviction policy", master,
+                    redis -> evictionProblem(redis, endpoint, master));
+            if (problem != null) return problem;
         }
+        return null;
+    }
+
+    private static String evictionProblem(Jedis redis, RedisEndpoint endpoint, HostAndPort master) {
+        String policy = evictionPolicy(redis.info("memory"));
+        if ("noeviction".equals(policy)) return null;
+        return "Redis at " + (endpoint.cluster() ? master + " (a master of " + endpoint + ")" : endpoint + " (" + master + ")")
+                + " has maxmemory-policy " + (policy == null ? "that it does not report (INFO memory)" : "'" + policy + "'")
+                + ": it may evict idempotency keys, and a retry of an evicted key runs again. Set "
+                + "'maxmemory-policy noeviction' (a full server then refuses writes and the store answers 503)";
     }
 
     /** The {@code maxmemory_policy} line of {@code INFO memory}, or null. */

@@ -118,6 +118,29 @@ class RedisOutageTest {
         }
     }
 
+    /**
+     * A master that starts to evict after start-up (reconfigured, or a replica with another policy promoted): the next
+     * sweep finds it, and reservations are refused as unavailable (503) until a sweep finds it no longer evicts.
+     */
+    @Test
+    void aServerThatStartsToEvictIsFoundByTheSweepAndRefusesReservationsUntilItStops() throws Exception {
+        try (OwnRedis redis = OwnRedis.start("--maxmemory", "100mb", "--maxmemory-policy", "noeviction");
+             RedisIdempotencyStore store = RedisIdempotencyStore.open(settings(redis.url()).build());
+             Jedis admin = redis.connect()) {
+            store.checkSchema();
+            assertEquals(Outcome.ACQUIRED, store.reserve("t", "before", "fp").outcome());
+            admin.configSet("maxmemory-policy", "allkeys-lru");
+            StoreUnavailableException found = assertThrows(StoreUnavailableException.class, store::sweepExpiredLeases);
+            assertTrue(found.getMessage().contains("'allkeys-lru'"), found.getMessage());
+            StoreUnavailableException refused = assertThrows(StoreUnavailableException.class, () -> store.reserve("t", "during", "fp"));
+            assertTrue(refused.getMessage().contains("'allkeys-lru'"), refused.getMessage());
+            assertNull(refused.possiblyReserved(), "nothing was sent");
+            admin.configSet("maxmemory-policy", "noeviction");
+            store.sweepExpiredLeases();
+            assertEquals(Outcome.ACQUIRED, store.reserve("t", "during", "fp").outcome(), "the refused key was never written");
+        }
+    }
+
     @Test
     void aFullServerRefusesReservationsAsUnavailableWithNothingReserved() throws Exception {
         try (OwnRedis redis = OwnRedis.start("--maxmemory-policy", "noeviction");
