@@ -30,8 +30,8 @@
 #                            of every HTTP point for its measured seconds; collapsed stacks in RESULTS/profiles/,
 #                            summed into shares per component by demo-apps/bench/profile-summary.sh
 #   BASELINE_AGENT_JAR       another build of the agent (an earlier commit's idempotency-agent.jar): adds the series
-#                            baseline-pg and baseline-redis (new keys on PostgreSQL and on Redis, on a table or prefix
-#                            of their own) for before/after in one run
+#                            baseline-pg, baseline-mariadb and baseline-redis (new keys on PostgreSQL, MariaDB and
+#                            Redis, on a table or prefix of their own) for before/after in one run
 #   BASELINE_AGENT_OPTS      extra -Didempotency.* for the baseline servers only (the same jar twice, one setting apart)
 # Beside req/s, latency and the server's CPU, every PostgreSQL or MariaDB point reports the database's CPU per request
 # (all its processes, background writers included) and, on PostgreSQL, the WAL written per request.
@@ -53,7 +53,7 @@ ALL_SERIES=plain,agent-no-key,h2-ceiling,handwritten-h2,agent-h2,pgbench-ceiling
 ALL_SERIES+=,handwritten-pg-replay,agent-pg-replay,mariadb-ceiling,handwritten-mariadb,agent-mariadb
 ALL_SERIES+=,redis-ceiling,agent-redis,agent-redis-replay
 BASELINE_AGENT_JAR=${BASELINE_AGENT_JAR:-}
-[[ -n $BASELINE_AGENT_JAR ]] && ALL_SERIES+=,baseline-pg,baseline-redis
+[[ -n $BASELINE_AGENT_JAR ]] && ALL_SERIES+=,baseline-pg,baseline-mariadb,baseline-redis
 BASELINE_AGENT_OPTS=${BASELINE_AGENT_OPTS:-}
 SERIES=${SERIES:-$ALL_SERIES}
 REPLAY_KEYS=${REPLAY_KEYS:-1000}
@@ -90,6 +90,7 @@ label() {
     agent-mariadb) echo "agent, new key, MariaDB" ;;
     handwritten-mariadb) echo "hand-written filter, new key, MariaDB" ;;
     baseline-pg) echo "baseline agent jar, new key, PostgreSQL" ;;
+    baseline-mariadb) echo "baseline agent jar, new key, MariaDB" ;;
     baseline-redis) echo "baseline agent jar, new key, Redis" ;;
     redis-ceiling) echo "ceiling: the two scripts, Redis" ;;
     agent-redis) echo "agent, new key, Redis" ;;
@@ -106,13 +107,13 @@ ceiling_of() {
 }
 # The hand-written series an agent series is compared with, same request, same moment.
 handwritten_of() {
-  case $1 in agent-h2 | agent-pg | agent-pg-replay | agent-mariadb | baseline-pg) echo "handwritten-${1#*-}" ;; *) echo "" ;; esac
+  case $1 in agent-h2 | agent-pg | agent-pg-replay | agent-mariadb | baseline-pg | baseline-mariadb) echo "handwritten-${1#*-}" ;; *) echo "" ;; esac
 }
 for s in ${SERIES//,/ }; do label "$s" >/dev/null; done
 wants() { [[ ",$SERIES," == *",$1,"* ]]; }
 wants_any() { local s; for s in "$@"; do wants "$s" && return 0; done; return 1; }
 uses_pg() { wants_any pgbench-ceiling agent-pg agent-pg-replay handwritten-pg handwritten-pg-replay baseline-pg; }
-uses_mariadb() { wants_any mariadb-ceiling agent-mariadb handwritten-mariadb; }
+uses_mariadb() { wants_any mariadb-ceiling agent-mariadb handwritten-mariadb baseline-mariadb; }
 uses_redis() { wants_any redis-ceiling agent-redis agent-redis-replay baseline-redis; }
 uses_handwritten() { wants_any handwritten-h2 handwritten-pg handwritten-pg-replay handwritten-mariadb; }
 # A ceiling runs on the table its agent series created.
@@ -170,7 +171,7 @@ cp "$E2E/target/wars/payments-javax.war" "$WORK/payments-javax.war"
 WAR=$WORK/payments-javax.war
 cp "$ROOT/agent/dist/target/idempotency-agent.jar" "$WORK/idempotency-agent.jar"
 AGENT_JAR=$WORK/idempotency-agent.jar
-if wants_any baseline-pg baseline-redis; then
+if wants_any baseline-pg baseline-mariadb baseline-redis; then
   [[ -f $BASELINE_AGENT_JAR ]] || { echo "BASELINE_AGENT_JAR $BASELINE_AGENT_JAR is not a file" >&2; exit 1; }
   cp "$BASELINE_AGENT_JAR" "$WORK/baseline-agent.jar"
 fi
@@ -282,7 +283,11 @@ drop_tables() {
     psql_bench -c "DROP TABLE IF EXISTS $HANDWRITTEN_TABLE" 2>&1 | grep -v NOTICE || true
   fi
   if uses_mariadb; then
-    mysql_bench -e "DROP TABLE IF EXISTS $BENCH_TABLE, ${BENCH_TABLE}_secret, ${BENCH_TABLE}_schema, $HANDWRITTEN_TABLE" || true
+    local m
+    for m in "$BENCH_TABLE" "${BENCH_TABLE}_baseline"; do
+      mysql_bench -e "DROP TABLE IF EXISTS $m, ${m}_secret, ${m}_schema, ${m}_effects" || true
+    done
+    mysql_bench -e "DROP TABLE IF EXISTS $HANDWRITTEN_TABLE" || true
   fi
   if uses_redis; then # the agent's prefix and the ceiling's
     redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" --scan --pattern "*$BENCH_TABLE*" \
@@ -515,6 +520,7 @@ for server in "${needed_servers[@]}"; do
     agent-redis) start_server agent-redis agent "-Didempotency.store.url=$REDIS_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
     baseline-redis) start_server baseline-redis baseline "-Didempotency.store.url=$REDIS_URL" "-Didempotency.store.table=${BENCH_TABLE}_baseline" ;;
     agent-mariadb) start_server agent-mariadb agent "-Didempotency.store.url=$MARIADB_URL" "-Didempotency.store.table=$BENCH_TABLE" ;;
+    baseline-mariadb) start_server baseline-mariadb baseline "-Didempotency.store.url=$MARIADB_URL" "-Didempotency.store.table=${BENCH_TABLE}_baseline" ;;
     # H2: the WAR's own default URL, a file under the server's user.home (as the agent's H2 store).
     handwritten-h2) start_server handwritten-h2 handwritten \
       "-Dhandwritten.idempotency.url=jdbc:h2:file:~/handwritten-idempotency/keys;DB_CLOSE_ON_EXIT=FALSE$HANDWRITTEN_H2_SETTINGS" ;;
@@ -697,7 +703,7 @@ for series in "${SERIES_LIST[@]}"; do
   case $series in
     plain) color='#404040' ;; agent-no-key) color='#2ca02c' ;; *-h2 | h2-ceiling) color='#1f77b4' ;;
     agent-pg | handwritten-pg | pgbench-ceiling) color='#ff7f0e' ;; *-pg-replay) color='#9467bd' ;; baseline-pg) color='#8c564b' ;;
-    *-mariadb | mariadb-ceiling) color='#d62728' ;; agent-redis | redis-ceiling) color='#e377c2' ;;
+    baseline-mariadb) color='#ff9896' ;; *-mariadb | mariadb-ceiling) color='#d62728' ;; agent-redis | redis-ceiling) color='#e377c2' ;;
     agent-redis-replay) color='#17becf' ;; baseline-redis) color='#bcbd22' ;;
   esac
   style="linespoints lw 2 pt 7 lc rgb '$color'"

@@ -192,6 +192,7 @@ public final class SchemaManager {
             // Upgrades first: the shipped DDL ends by recording the new version, which must not precede them.
             for (String sql : upgrade) statement.execute(sql);
             for (String sql : ddlStatements(dialect, table, partitioning)) statement.execute(sql);
+            for (String sql : dialect.indexChanges(connection, table)) statement.execute(sql);
         }
     }
 

@@ -4,6 +4,11 @@
 -- (utf8mb4_bin and ascii_bin are PAD SPACE collations, under which "abc " equals "abc"; version 1 used them.)
 -- Timestamps are DATETIME in UTC, written with UTC_TIMESTAMP(3).
 -- Upgrading a version 1 table by hand: run mysql-upgrade-1-to-2.sql first, then this file.
+-- No secondary index names a column a completion changes (status, updated_at, the response; a completion leaves the
+-- lease as it was), so InnoDB changes only the row itself for a completion. Tables made by earlier releases have three
+-- indexes led by status, which every completion rewrote; schema=create replaces them, and by hand:
+--   ALTER TABLE ${table} ADD INDEX ${name}_lease_at_idx (lease_expires_at), ADD INDEX ${name}_expires_at_idx (expires_at),
+--     DROP INDEX ${name}_lease_idx, DROP INDEX ${name}_expiry_idx, DROP INDEX ${name}_updated_idx;
 CREATE TABLE IF NOT EXISTS ${table} (
     scope            VARBINARY(1020) NOT NULL,
     idem_key         VARBINARY(1020) NOT NULL,
@@ -19,9 +24,10 @@ CREATE TABLE IF NOT EXISTS ${table} (
     updated_at       DATETIME(3) NOT NULL,
     expires_at       DATETIME(3) NOT NULL,
     PRIMARY KEY (scope, idem_key),
-    INDEX ${name}_lease_idx (status, lease_expires_at),
-    INDEX ${name}_expiry_idx (status, expires_at),
-    INDEX ${name}_updated_idx (status, updated_at)
+    -- The sweeper reads the leases that ran out since it last looked.
+    INDEX ${name}_lease_at_idx (lease_expires_at),
+    -- The purge reads keys past their expiry (and, once their ttl is over, in-flight keys no sweep saw).
+    INDEX ${name}_expires_at_idx (expires_at)
 ) ENGINE = InnoDB;
 -- One row (id 1): the installation secret every node sharing this table uses.
 CREATE TABLE IF NOT EXISTS ${table}_secret (

@@ -159,6 +159,14 @@ public abstract class Dialect {
     }
 
     /**
+     * Statements that give an existing key table the shipped DDL's indexes in place of an earlier release's, run after
+     * the shipped DDL by {@code schema=create}; none where that DDL does it itself ({@code DROP INDEX IF EXISTS}).
+     */
+    public java.util.List<String> indexChanges(java.sql.Connection connection, String table) throws SQLException {
+        return java.util.Collections.emptyList();
+    }
+
+    /**
      * What is wrong with the types of an existing table's columns, one line per column (which column, what it is, what
      * it must be); empty when nothing is. Only dialects whose column types can silently break byte-for-byte comparison
      * look.

@@ -10,11 +10,15 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 /** MariaDB and MySQL. Timestamps are DATETIME in UTC so that session time zones of different nodes never matter. */
 final class MySqlDialect extends Dialect {
@@ -92,6 +96,45 @@ final class MySqlDialect extends Dialect {
     @Override
     public String upgradeResource(int from) {
         return from == 1 ? "dev/idempotency/store/schema/mysql-upgrade-1-to-2.sql" : null;
+    }
+
+    /**
+     * The indexes of tables made before completions left every secondary index alone: all three led by status, which a
+     * completion changes, so InnoDB rewrote an entry in each for every completion. MySQL has no DROP INDEX IF EXISTS,
+     * so the table's indexes are read first; a node racing this one fails its ALTER and, trying again, finds nothing
+     * left to do.
+     */
+    private static final List<String> EARLIER_INDEXES = Arrays.asList("_lease_idx", "_expiry_idx", "_updated_idx");
+    private static final Map<String, String> SHIPPED_INDEXES = new LinkedHashMap<>();
+
+    static {
+        SHIPPED_INDEXES.put("_lease_at_idx", "lease_expires_at");
+        SHIPPED_INDEXES.put("_expires_at_idx", "expires_at");
+    }
+
+    @Override
+    public List<String> indexChanges(Connection connection, String table) throws SQLException {
+        int dot = table.indexOf('.');
+        String name = dot < 0 ? table : table.substring(dot + 1);
+        Set<String> present = new HashSet<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT DISTINCT INDEX_NAME FROM information_schema.STATISTICS "
+                + "WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?")) {
+            ps.setString(1, dot < 0 ? null : table.substring(0, dot));
+            ps.setString(2, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) present.add(rs.getString(1).toLowerCase(Locale.ROOT));
+            }
+        }
+        List<String> changes = new ArrayList<>();
+        for (Map.Entry<String, String> index : SHIPPED_INDEXES.entrySet()) {
+            String indexName = name + index.getKey();
+            if (!present.contains(indexName.toLowerCase(Locale.ROOT))) changes.add("ADD INDEX " + indexName + " (" + index.getValue() + ")");
+        }
+        for (String suffix : EARLIER_INDEXES) {
+            if (present.contains((name + suffix).toLowerCase(Locale.ROOT))) changes.add("DROP INDEX " + name + suffix);
+        }
+        // One statement: the table never lacks an index its sweep or purge reads by.
+        return changes.isEmpty() ? Collections.<String>emptyList() : Collections.singletonList("ALTER TABLE " + table + " " + String.join(", ", changes));
     }
 
     @Override

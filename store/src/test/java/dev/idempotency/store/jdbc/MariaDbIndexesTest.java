@@ -1,0 +1,115 @@
+package dev.idempotency.store.jdbc;
+
+import dev.idempotency.store.OwnershipToken;
+import dev.idempotency.store.Reservation;
+import dev.idempotency.store.StoreSettings;
+import dev.idempotency.store.StoredResponse;
+import dev.idempotency.store.testing.TestDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * On MariaDB/MySQL no secondary index of the key table names a column a completion changes, so InnoDB changes the row
+ * alone for a completion instead of an entry in every index (the indexes of earlier releases were all led by status,
+ * and a completion wrote about twice the redo log of the row alone). Tables made by those releases get the new indexes
+ * when the schema is created.
+ */
+class MariaDbIndexesTest {
+    /** What a completion writes (the store's completion statement): status, the response, updated_at. */
+    private static final Set<String> CHANGED_BY_COMPLETION = new HashSet<>(Arrays.asList(
+            "status", "response_status", "response_headers", "response_body", "updated_at"));
+
+    private static TestDatabase db;
+    private final String table = "idx_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+
+    @BeforeAll
+    static void database() {
+        db = TestDatabase.mariadb();
+    }
+
+    @AfterEach
+    void dropTable() throws SQLException {
+        try (Connection c = db.connect(new Properties()); Statement s = c.createStatement()) {
+            for (String suffix : new String[] {"", "_secret", "_effects", "_schema"}) s.execute("DROP TABLE IF EXISTS " + table + suffix);
+        }
+    }
+
+    @Test
+    void noSecondaryIndexNamesAColumnACompletionChanges() throws SQLException {
+        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings())) {
+            store.checkSchema();
+        }
+        Map<String, Set<String>> indexes = secondaryIndexes();
+        assertEquals(new HashSet<>(Arrays.asList(table + "_lease_at_idx", table + "_expires_at_idx")), indexes.keySet());
+        for (Map.Entry<String, Set<String>> index : indexes.entrySet()) {
+            Set<String> shared = new HashSet<>(index.getValue());
+            shared.retainAll(CHANGED_BY_COMPLETION);
+            assertEquals(Collections.emptySet(), shared, index.getKey() + " names a column a completion changes");
+        }
+    }
+
+    @Test
+    void theIndexesOfEarlierReleasesAreReplacedWhenTheSchemaIsCreatedAndTheKeysStay() throws SQLException {
+        StoredResponse created = new StoredResponse(201, Collections.singletonList(new StoredResponse.Header("Content-Type", "application/json")),
+                "{\"id\":\"pay_1\"}".getBytes(StandardCharsets.UTF_8));
+        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings())) {
+            OwnershipToken token = store.reserve("s", "k1", "fp").token();
+            assertTrue(store.complete(token, created));
+        }
+        // The table as earlier releases made it.
+        try (Connection c = db.connect(new Properties()); Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE " + table + " DROP INDEX " + table + "_lease_at_idx, DROP INDEX " + table + "_expires_at_idx, "
+                    + "ADD INDEX " + table + "_lease_idx (status, lease_expires_at), ADD INDEX " + table + "_expiry_idx (status, expires_at), "
+                    + "ADD INDEX " + table + "_updated_idx (status, updated_at)");
+        }
+        assertEquals(3, secondaryIndexes().size(), "the earlier layout was made");
+
+        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings())) {
+            store.checkSchema();
+            assertEquals(new HashSet<>(Arrays.asList(table + "_lease_at_idx", table + "_expires_at_idx")), secondaryIndexes().keySet());
+            Reservation retry = store.reserve("s", "k1", "fp");
+            assertEquals(Reservation.Outcome.REPLAY, retry.outcome());
+            assertEquals(201, retry.response().status());
+            assertArrayEquals(created.body(), retry.response().body());
+        }
+        // Opened again: nothing left to change.
+        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings())) {
+            store.checkSchema();
+        }
+        assertEquals(2, secondaryIndexes().size());
+    }
+
+    private StoreSettings settings() {
+        return StoreSettings.builder().url(db.url).user(db.user).password(db.password).table(table).build();
+    }
+
+    /** The key table's secondary indexes and the columns each holds. */
+    private Map<String, Set<String>> secondaryIndexes() throws SQLException {
+        Map<String, Set<String>> indexes = new TreeMap<>();
+        try (Connection c = db.connect(new Properties()); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()"
+                     + " AND TABLE_NAME = '" + table + "' AND INDEX_NAME <> 'PRIMARY'")) {
+            while (rs.next()) indexes.computeIfAbsent(rs.getString(1), k -> new HashSet<>()).add(rs.getString(2).toLowerCase(java.util.Locale.ROOT));
+        }
+        return indexes;
+    }
+}
