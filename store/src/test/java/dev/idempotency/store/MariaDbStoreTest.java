@@ -30,8 +30,10 @@ class MariaDbStoreTest extends TransactionRecoveryContract {
     // MariaDB waits for the row lock of a primary-key lookup while it plans the statement ("Statistics"), and
     // information_schema.innodb_trx does not always show that wait: the running locking read of the key does.
     @Override protected String lockWaitsQuery() {
-        return "SELECT COUNT(*) FROM information_schema.processlist WHERE db = DATABASE() AND command = 'Query'"
-                + " AND info LIKE '%SELECT owner_token%FOR UPDATE'"; // after the driver's SET STATEMENT max_statement_time prefix
+        // Execute: the store's statements run prepared on the server. The text follows the driver's SET STATEMENT
+        // max_statement_time prefix.
+        return "SELECT COUNT(*) FROM information_schema.processlist WHERE db = DATABASE() AND command IN ('Query', 'Execute')"
+                + " AND info LIKE '%SELECT owner_token%FOR UPDATE'";
     }
     @Override protected String databaseNow() { return "UTC_TIMESTAMP(3)"; }
     @Override protected String databaseNowPlusSeconds(long seconds) { return "TIMESTAMPADD(SECOND, " + seconds + ", UTC_TIMESTAMP(3))"; }
