@@ -50,9 +50,7 @@ class BatchTransactionTest {
             assertEquals(0, inTransaction(c), "the committed batch's transaction is over");
             assertEquals(3, count(other), "the committed batch is visible to others");
         } finally {
-            try (Connection c = db.connect(new Properties()); Statement s = c.createStatement()) {
-                for (String suffix : new String[] {"", "_secret", "_effects", "_schema"}) s.execute("DROP TABLE IF EXISTS " + table + suffix);
-            }
+            db.dropKeyTable(table);
         }
     }
 

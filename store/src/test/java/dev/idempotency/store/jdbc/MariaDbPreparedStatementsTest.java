@@ -35,9 +35,7 @@ class MariaDbPreparedStatementsTest {
 
     @AfterEach
     void dropTable() throws SQLException {
-        try (Connection c = db.connect(new Properties()); Statement s = c.createStatement()) {
-            for (String suffix : new String[] {"", "_secret", "_effects", "_schema"}) s.execute("DROP TABLE IF EXISTS " + table + suffix);
-        }
+        db.dropKeyTable(table);
     }
 
     @Test

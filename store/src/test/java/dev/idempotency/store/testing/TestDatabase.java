@@ -79,4 +79,11 @@ public final class TestDatabase {
         if (password != null) p.setProperty("password", password);
         return java.sql.DriverManager.getConnection(url, p);
     }
+
+    /** Drops a key table of the store's and the tables made with it (CASCADE: PostgreSQL's partitions; MariaDB ignores it). */
+    public void dropKeyTable(String table) throws java.sql.SQLException {
+        try (java.sql.Connection c = connect(new java.util.Properties()); java.sql.Statement s = c.createStatement()) {
+            for (String suffix : new String[] {"", "_secret", "_effects", "_schema"}) s.execute("DROP TABLE IF EXISTS " + table + suffix + " CASCADE");
+        }
+    }
 }
