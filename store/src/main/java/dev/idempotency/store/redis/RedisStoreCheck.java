@@ -91,10 +91,16 @@ final class RedisStoreCheck {
     private static String evictionProblem(Jedis redis, RedisEndpoint endpoint, HostAndPort master) {
         String policy = evictionPolicy(redis.info("memory"));
         if ("noeviction".equals(policy)) return null;
-        return "Redis at " + (endpoint.cluster() ? master + " (a master of " + endpoint + ")" : endpoint + " (" + master + ")")
+        return "Redis at " + where(endpoint, master)
                 + " has maxmemory-policy " + (policy == null ? "that it does not report (INFO memory)" : "'" + policy + "'")
                 + ": it may evict idempotency keys, and a retry of an evicted key runs again. Set "
                 + "'maxmemory-policy noeviction' (a full server then refuses writes and the store answers 503)";
+    }
+
+    /** The master named once: a standalone server's URL already says which it is. */
+    static String where(RedisEndpoint endpoint, HostAndPort master) {
+        if (endpoint.cluster()) return master + " (a master of " + endpoint + ")";
+        return endpoint.viaSentinel() ? master + " (the master of " + endpoint + ")" : endpoint.toString();
     }
 
     /** The {@code maxmemory_policy} line of {@code INFO memory}, or null. */

@@ -111,6 +111,8 @@ class RedisOutageTest {
              RedisIdempotencyStore store = RedisIdempotencyStore.open(settings(redis.url()).build())) {
             StoreConfigurationException e = assertThrows(StoreConfigurationException.class, store::checkSchema);
             assertTrue(e.getMessage().contains("'allkeys-lru'") && e.getMessage().contains("noeviction"), e.getMessage());
+            String server = "127.0.0.1:" + redis.port;
+            assertEquals(e.getMessage().indexOf(server), e.getMessage().lastIndexOf(server), "the server is named once: " + e.getMessage());
             try (Jedis admin = redis.connect()) {
                 admin.configSet("maxmemory-policy", "noeviction");
             }
