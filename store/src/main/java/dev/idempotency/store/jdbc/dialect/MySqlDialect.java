@@ -122,8 +122,8 @@ final class MySqlDialect extends Dialect {
         int dot = table.indexOf('.');
         String name = dot < 0 ? table : table.substring(dot + 1);
         Set<String> present = new HashSet<>();
-        try (PreparedStatement ps = connection.prepareStatement("SELECT DISTINCT INDEX_NAME FROM information_schema.STATISTICS "
-                + "WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?")) {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT DISTINCT INDEX_NAME"
+                + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?")) {
             ps.setString(1, dot < 0 ? null : table.substring(0, dot));
             ps.setString(2, name);
             try (ResultSet rs = ps.executeQuery()) {
@@ -133,13 +133,15 @@ final class MySqlDialect extends Dialect {
         List<String> changes = new ArrayList<>();
         for (Map.Entry<String, String> index : SHIPPED_INDEXES.entrySet()) {
             String indexName = name + index.getKey();
-            if (!present.contains(indexName.toLowerCase(Locale.ROOT))) changes.add("ADD INDEX " + indexName + " (" + index.getValue() + ")");
+            if (present.contains(indexName.toLowerCase(Locale.ROOT))) continue;
+            changes.add("ADD INDEX " + indexName + " (" + index.getValue() + ")");
         }
         for (String suffix : EARLIER_INDEXES) {
             if (present.contains((name + suffix).toLowerCase(Locale.ROOT))) changes.add("DROP INDEX " + name + suffix);
         }
         // One statement: the table never lacks an index its sweep or purge reads by.
-        return changes.isEmpty() ? Collections.<String>emptyList() : Collections.singletonList("ALTER TABLE " + table + " " + String.join(", ", changes));
+        if (changes.isEmpty()) return Collections.emptyList();
+        return Collections.singletonList("ALTER TABLE " + table + " " + String.join(", ", changes));
     }
 
     @Override
