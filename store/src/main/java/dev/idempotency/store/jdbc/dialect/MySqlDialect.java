@@ -63,7 +63,7 @@ final class MySqlDialect extends Dialect {
         p.setProperty("useBulkStmts", "false");
         p.setProperty("useBulkStmtsForInserts", "false");
         // Each statement prepared once per connection and then sent as an id and binary values: the text protocol
-        // sent every statement's whole text (about 500 bytes) for MariaDB to parse again, which cost 8 to 24 % of the
+        // sent every statement's whole text (about 500 bytes) for MariaDB to parse again, which cost 5 to 24 % of the
         // keyed requests per second in the benchmark. The store has a few dozen statements, so a connection keeps
         // about that many of the server's max_prepared_stmt_count (16382 by default). A URL that says otherwise wins.
         p.setProperty("useServerPrepStmts", "true");
