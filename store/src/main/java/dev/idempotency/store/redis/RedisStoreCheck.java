@@ -98,7 +98,7 @@ final class RedisStoreCheck {
     }
 
     /** The master named once: a standalone server's URL already says which it is. */
-    static String where(RedisEndpoint endpoint, HostAndPort master) {
+    private static String where(RedisEndpoint endpoint, HostAndPort master) {
         if (endpoint.cluster()) return master + " (a master of " + endpoint + ")";
         return endpoint.viaSentinel() ? master + " (the master of " + endpoint + ")" : endpoint.toString();
     }
