@@ -15,10 +15,13 @@ public final class PathPatterns {
 
     private final List<String> sources;
     private final List<Pattern> patterns;
+    /** One of the patterns is {@code /**}, the default include: every normalised path matches, no regex needed. */
+    private final boolean everyPath;
 
     private PathPatterns(List<String> sources, List<Pattern> patterns) {
         this.sources = sources;
         this.patterns = patterns;
+        this.everyPath = sources.contains("/**");
     }
 
     public static PathPatterns none() {
@@ -34,7 +37,8 @@ public final class PathPatterns {
             if (p.isEmpty()) continue;
             if (!p.startsWith("/") || p.contains("***")) return null;
             sources.add(p);
-            patterns.add(Pattern.compile(toRegex(p)));
+            // DOTALL: a decoded path may hold line breaks (%0A), which "**" and the default include must cover too
+            patterns.add(Pattern.compile(toRegex(p), Pattern.DOTALL));
         }
         return new PathPatterns(Collections.unmodifiableList(sources), Collections.unmodifiableList(patterns));
     }
@@ -85,6 +89,7 @@ public final class PathPatterns {
     }
 
     public boolean matches(String path) {
+        if (everyPath && path.startsWith("/")) return true;
         for (int i = 0; i < patterns.size(); i++) if (patterns.get(i).matcher(path).matches()) return true;
         return false;
     }

@@ -30,4 +30,20 @@ class PathPatternsTest {
         assertFalse(PathPatterns.parse(" , ").matches("/x"));
         assertNull(PathPatterns.parse("payments"));
     }
+
+    /**
+     * A path is matched as decoded ({@link RequestPath#normalise}), so it may hold line breaks ({@code %0A}): the default
+     * include must still cover it, else such a keyed request would run unprotected.
+     */
+    @Test
+    void wildcardsMatchDecodedLineBreaksAndEveryOtherCharacter() {
+        String decoded = RequestPath.normalise("/api/a%0Ab%0D%C2%85c%E2%80%A8");
+        assertTrue(decoded.contains("\n"), decoded);
+        assertTrue(PathPatterns.parse("/**").matches(decoded));
+        assertTrue(PathPatterns.parse("/api/**").matches(decoded));
+        assertTrue(PathPatterns.parse("/api/*").matches(decoded));
+        assertTrue(PathPatterns.parse("/**").matches("/"));
+        assertTrue(PathPatterns.parse("/x/**, /**").matches("/y\r\n"));
+        assertFalse(PathPatterns.parse("/api/**").matches("/apix\n"));
+    }
 }
