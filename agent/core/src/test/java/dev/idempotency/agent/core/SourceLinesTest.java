@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SourceLinesTest {
     private static final int MAX = 120;
-    /** Lines of main Java code in store/ and agent/ over 120 characters on 2026-11-28 (683 that morning, 661 that afternoon). */
-    private static final int LONG_LINES_TODAY = 661;
+    /** Lines of main Java code in store/ and agent/ over 120 characters (683 on 2026-11-28, 660 on 2026-11-29). */
+    private static final int LONG_LINES_TODAY = 660;
 
     @Test
     void noNewLineOfMainCodeIsLongerThan120Characters() throws IOException {

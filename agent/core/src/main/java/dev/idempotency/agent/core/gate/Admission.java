@@ -30,13 +30,20 @@ public final class Admission {
     /** How the application's response ended the admission, and so what the client may be sent. */
     public enum Conclusion {
         /** Recorded: send it. */
-        RECORDED,
+        RECORDED(AgentMetrics.Completion.RECORDED),
         /** Not worth keeping (a server error, a "try later" status): the key was released; send it as it is. */
-        RELEASED,
+        RELEASED(null), // counted by release()
         /** Another request took the key over while this one ran: this response can never be replayed, do not send it. */
-        TAKEN_OVER,
+        TAKEN_OVER(AgentMetrics.Completion.TAKEN_OVER),
         /** The store could not take it: do not send an answer that a retry could not get again. */
-        NOT_RECORDED
+        NOT_RECORDED(AgentMetrics.Completion.NOT_RECORDED);
+
+        /** How it counts among completions; null when counted elsewhere. */
+        private final AgentMetrics.Completion counted;
+
+        Conclusion(AgentMetrics.Completion counted) {
+            this.counted = counted;
+        }
     }
 
     private final KeyReservations store;
@@ -124,7 +131,7 @@ public final class Admission {
         heartbeat.recordingStarted(); // a JVM shutting down keeps the store open until this is written
         try {
             Conclusion conclusion = concluded(status, headers, body);
-            if (conclusion != Conclusion.RELEASED) metrics.completed(AgentMetrics.Completion.valueOf(conclusion.name())); // release() counts
+            if (conclusion.counted != null) metrics.completed(conclusion.counted);
             return conclusion;
         } finally {
             heartbeat.recordingEnded();

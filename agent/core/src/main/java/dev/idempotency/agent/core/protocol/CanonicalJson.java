@@ -33,7 +33,21 @@ final class CanonicalJson {
 
     /** The canonical form, or null when the body is not strict UTF-8 JSON. */
     static byte[] of(byte[] body) {
-        if (!isPlainUtf8(body)) return null;
+        Object tree = JsonTreeReader.read(body); // what it decides is strict UTF-8 already
+        if (tree == JsonTreeReader.UNDECIDED) return isPlainUtf8(body) ? viaJackson(body) : null;
+        try {
+            byte[] written = CanonicalWriter.write(tree, body.length);
+            return written != null ? written : generated(tree, body.length);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * What Jackson's parser makes of a strict UTF-8 body ({@link #isPlainUtf8}): every such body {@link JsonTreeReader}
+     * leaves undecided, and every body in the tests that hold the reader to it.
+     */
+    static byte[] viaJackson(byte[] body) {
         // A small body is parsed from chars: with CANONICALIZE_FIELD_NAMES off Jackson reads bytes through a Reader of
         // its own, slower than the JDK's decoding of a body known to be strict UTF-8. A large one is not copied twice
         // more (the memory budget counts its bytes only).
@@ -65,7 +79,7 @@ final class CanonicalJson {
      * Strict UTF-8, no byte order mark, and no NUL among the first four bytes: Jackson would read those as UTF-16 or
      * UTF-32 (a raw NUL is never valid JSON anyway), and an application reading them sees other characters.
      */
-    private static boolean isPlainUtf8(byte[] body) {
+    static boolean isPlainUtf8(byte[] body) {
         if (body.length >= 3 && (body[0] & 0xff) == 0xef && (body[1] & 0xff) == 0xbb && (body[2] & 0xff) == 0xbf) return false;
         for (int i = 0; i < Math.min(4, body.length); i++) if (body[i] == 0) return false;
         return Utf8.isValid(body);
@@ -111,6 +125,16 @@ final class CanonicalJson {
         }
     }
 
+    /** The members sorted by name; null when a name occurs twice. */
+    static JsonObject sortedObject(List<Member> members) {
+        // sorted as a list, not a tree: many keys cost a merge sort, duplicates end up side by side
+        members.sort(null);
+        for (int i = 1; i < members.size(); i++) {
+            if (members.get(i).name.equals(members.get(i - 1).name)) return null;
+        }
+        return new JsonObject(members);
+    }
+
     /** The document as a tree: {@link JsonObject}, List, String, {@link CanonicalNumber}, Boolean or null. */
     static Object read(JsonParser p) throws IOException {
         JsonToken t = p.currentToken();
@@ -122,12 +146,9 @@ final class CanonicalJson {
                     p.nextToken();
                     members.add(new Member(name, read(p)));
                 }
-                // sorted as a list, not a tree: many keys cost a merge sort, duplicates end up side by side
-                members.sort(null);
-                for (int i = 1; i < members.size(); i++) {
-                    if (members.get(i).name.equals(members.get(i - 1).name)) throw new IOException("duplicate name");
-                }
-                return new JsonObject(members);
+                JsonObject object = sortedObject(members);
+                if (object == null) throw new IOException("duplicate name");
+                return object;
             }
             case START_ARRAY: {
                 List<Object> array = new ArrayList<>();
