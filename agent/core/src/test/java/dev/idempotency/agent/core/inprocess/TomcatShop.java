@@ -43,6 +43,8 @@ final class TomcatShop implements RunningShop {
         Context context = tomcat.addContext(Shop.CONTEXT, null);
         Tomcat.addServlet(context, "payments", new PaymentServlet());
         context.addServletMappingDecoded("/payments", "payments");
+        Tomcat.addServlet(context, "receipts", new PaymentServlet()); // a wildcard mapping: paths whatever they decode to
+        context.addServletMappingDecoded("/receipts/*", "receipts");
         Tomcat.addServlet(context, "transfers", new TransferServlet());
         context.addServletMappingDecoded("/transfers", "transfers");
         FilterDef failedRequests = new FilterDef();
