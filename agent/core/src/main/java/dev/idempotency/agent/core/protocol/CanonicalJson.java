@@ -36,8 +36,7 @@ final class CanonicalJson {
         Object tree = JsonTreeReader.read(body); // what it decides is strict UTF-8 already
         if (tree == JsonTreeReader.UNDECIDED) return isPlainUtf8(body) ? viaJackson(body) : null;
         try {
-            byte[] written = CanonicalWriter.write(tree, body.length);
-            return written != null ? written : generated(tree, body.length);
+            return written(tree, body.length);
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -56,11 +55,16 @@ final class CanonicalJson {
             if (parser.nextToken() == null) return null;
             Object tree = read(parser);
             if (parser.nextToken() != null) return null;
-            byte[] written = CanonicalWriter.write(tree, body.length);
-            return written != null ? written : generated(tree, body.length);
+            return written(tree, body.length);
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** The tree's canonical bytes: by {@link CanonicalWriter}, or by Jackson's generator where the writer leaves it. */
+    private static byte[] written(Object tree, int sizeHint) throws IOException {
+        byte[] written = CanonicalWriter.write(tree, sizeHint);
+        return written != null ? written : generated(tree, sizeHint);
     }
 
     /**
