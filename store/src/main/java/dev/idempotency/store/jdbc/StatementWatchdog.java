@@ -6,8 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Iterator;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -27,7 +27,7 @@ final class StatementWatchdog implements AutoCloseable {
     /** How late a cancel may come: far below the network timeout, which waits {@code NETWORK_GRACE_SECONDS} longer. */
     private static final long TICK_MILLIS = 100;
 
-    private final Map<Statement, Long> deadlines = new ConcurrentHashMap<>();
+    private final Queue<Watched> deadlines = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean sleeping;
     private volatile boolean closed;
@@ -47,12 +47,12 @@ final class StatementWatchdog implements AutoCloseable {
             statement.setQueryTimeout(Dialect.seconds(Duration.ofNanos(timeoutNanos)));
             return;
         }
-        deadlines.put(statement, System.nanoTime() + timeoutNanos);
-        // Read after the put, as the watcher sets it before it looks once more: one of the two sees the other.
+        deadlines.add(new Watched(statement, System.nanoTime() + timeoutNanos));
+        // Read after the add, as the watcher sets it before it looks once more: one of the two sees the other.
         if (sleeping) LockSupport.unpark(thread);
     }
 
-    /** Statements watched now, closed ones not yet noticed included. */
+    /** Statements watched now, closed ones not yet noticed included (counted one by one: for tests). */
     int watched() {
         return deadlines.size();
     }
@@ -79,12 +79,12 @@ final class StatementWatchdog implements AutoCloseable {
         }
         LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS));
         long now = System.nanoTime();
-        for (Iterator<Map.Entry<Statement, Long>> it = deadlines.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Statement, Long> entry = it.next();
-            Statement statement = entry.getKey();
+        for (Iterator<Watched> it = deadlines.iterator(); it.hasNext(); ) {
+            Watched entry = it.next();
+            Statement statement = entry.statement;
             if (isClosed(statement)) {
                 it.remove();
-            } else if (now - entry.getValue() >= 0) {
+            } else if (now - entry.deadline >= 0) {
                 it.remove();
                 cancel(statement);
             }
@@ -106,6 +106,16 @@ final class StatementWatchdog implements AutoCloseable {
         } catch (Throwable e) {
             // Closed meanwhile, or the server unreachable: the network timeout then ends the statement. Nothing one
             // statement throws may keep the others from their cancels.
+        }
+    }
+
+    private static final class Watched {
+        final Statement statement;
+        final long deadline;
+
+        Watched(Statement statement, long deadline) {
+            this.statement = statement;
+            this.deadline = deadline;
         }
     }
 

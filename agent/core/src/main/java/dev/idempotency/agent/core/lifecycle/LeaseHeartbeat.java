@@ -59,7 +59,6 @@ public final class LeaseHeartbeat {
         running.remove(token);
     }
 
-    /** True while a request of this JVM runs with a key (not counting work the container already gave up on). */
     /** Responses being recorded (or keys released) right now, after their requests stopped renewing. */
     private final java.util.concurrent.atomic.AtomicInteger recording = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -81,6 +80,7 @@ public final class LeaseHeartbeat {
         return running.size();
     }
 
+    /** True while a request of this JVM runs with a key (not counting work the container already gave up on). */
     public boolean hasRunningRequests() {
         return running.containsValue(Long.MAX_VALUE);
     }

@@ -21,7 +21,7 @@ public final class MediaType {
 
     /** A parameter's value (quotes removed), or null. */
     public static String parameter(String contentType, String name) {
-        if (contentType == null) return null;
+        if (contentType == null || contentType.indexOf('=') < 0) return null; // no parameter at all: no split
         for (String part : contentType.split(";")) {
             int eq = part.indexOf('=');
             if (eq < 0 || !part.substring(0, eq).trim().equalsIgnoreCase(name)) continue;

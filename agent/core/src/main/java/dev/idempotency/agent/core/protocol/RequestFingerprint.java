@@ -79,11 +79,14 @@ public final class RequestFingerprint {
         return type.equals("application/json") || type.endsWith("+json");
     }
 
+    private static final byte[] NO_PAIRS = new byte[0];
+
     /**
      * Pairs sorted by name only, stably: the order of different names does not matter, the order of a name's values
      * does ({@code item=A&item=B} is not {@code item=B&item=A}). Each component says whether it was well-formed.
      */
     static byte[] canonicalPairs(List<UrlEncoded.Pair> pairs) {
+        if (pairs.isEmpty()) return NO_PAIRS; // most keyed requests carry no query
         List<UrlEncoded.Pair> sorted = new ArrayList<>(pairs);
         sorted.sort((a, b) -> compare(a.name(), b.name()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();

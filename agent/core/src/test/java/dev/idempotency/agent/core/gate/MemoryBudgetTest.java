@@ -5,9 +5,17 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.Queue;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -119,6 +127,61 @@ class MemoryBudgetTest {
         }
         assertEquals(100, budget.used(), "only the charge whose holder is alive stays");
         assertNotNull(holder);
+    }
+
+    @Test
+    void releasedChargesLeaveNoTrackerBehindWhateverTheThreadsAndTheOrder() throws Exception {
+        MemoryBudget budget = new MemoryBudget(1 << 20);
+        Object holder = new Object();
+        List<MemoryBudget.Charge> keptOpen = new ArrayList<>();
+        for (int i = 0; i < 5; i++) keptOpen.add(budget.admit(1).heldBy(holder));
+        Queue<MemoryBudget.Charge> handedOver = new ConcurrentLinkedQueue<>(); // released by another thread
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int seed = t;
+                done.add(threads.submit(() -> {
+                    Random random = new Random(seed);
+                    Deque<MemoryBudget.Charge> open = new ArrayDeque<>();
+                    for (int i = 0; i < 20_000; i++) {
+                        open.add(budget.admit(1).heldBy(holder));
+                        // released out of order, some twice, some before they are held
+                        while (open.size() > random.nextInt(6)) {
+                            MemoryBudget.Charge c = random.nextBoolean() ? open.pollFirst() : open.pollLast();
+                            if (random.nextInt(3) == 0) {
+                                handedOver.add(c);
+                                continue;
+                            }
+                            c.release();
+                            if (random.nextInt(10) == 0) c.release();
+                        }
+                        MemoryBudget.Charge fromAnother = handedOver.poll();
+                        if (fromAnother != null) fromAnother.release();
+                        if (random.nextInt(50) == 0) {
+                            MemoryBudget.Charge early = budget.admit(1);
+                            early.release();
+                            early.heldBy(holder);
+                        }
+                    }
+                    open.forEach(MemoryBudget.Charge::release);
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) f.get(60, TimeUnit.SECONDS);
+        } finally {
+            threads.shutdownNow();
+        }
+        handedOver.forEach(MemoryBudget.Charge::release);
+        assertEquals(5, budget.trackersLinked(), "only the five charges never released are still tracked");
+        assertEquals(5, budget.used());
+        keptOpen.get(2).release();
+        keptOpen.get(0).release();
+        keptOpen.get(4).release();
+        assertEquals(2, budget.trackersLinked());
+        keptOpen.forEach(MemoryBudget.Charge::release);
+        assertEquals(0, budget.trackersLinked());
+        assertEquals(0, budget.used());
     }
 
     @Test
