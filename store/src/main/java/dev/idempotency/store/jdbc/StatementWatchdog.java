@@ -13,8 +13,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Cancels the store's statements that run past the query timeout, from one thread of its own, instead of a driver
- * timer task per statement (why, for PostgreSQL: {@code PostgresDialect#cancelsFromWatchdog}). A statement costs a map
- * entry; this thread looks every {@link #TICK_MILLIS} ms while any is watched, and sleeps otherwise.
+ * timer task per statement (why, for PostgreSQL: {@code PostgresDialect#cancelsFromWatchdog}). A statement costs an
+ * entry in a queue (not a map's: a new statement's identity hash is a call into the JVM, and the map showed in
+ * profiles); this thread looks every {@link #TICK_MILLIS} ms while any is watched, and sleeps otherwise.
  *
  * <p>The cancel is the driver's own {@link Statement#cancel()}, as its timer would call it: a statement that already
  * finished ignores it, and the driver keeps a cancel from reaching the connection's next statement. A statement stays
@@ -40,7 +41,10 @@ final class StatementWatchdog implements AutoCloseable {
         thread.start();
     }
 
-    /** Cancels {@code statement} if it has not been closed {@code timeoutNanos} from now. */
+    /**
+     * Cancels {@code statement} if it has not been closed {@code timeoutNanos} from now. Once per statement: a second
+     * call would add a second deadline, not replace the first.
+     */
     void watch(Statement statement, long timeoutNanos) throws SQLException {
         if (!thread.isAlive()) {
             // Never a statement without its timeout: should this thread ever end, the driver's own timer takes over.

@@ -165,11 +165,6 @@ public final class MemoryBudget {
         public long bytes() { return bytes.get(); }
     }
 
-    /**
-     * Unreachable from the set, a tracker is collected without ever being enqueued; not cleared, as clearing a
-     * reference is a native call that cost more than the rest of the bookkeeping (should it still be enqueued, its
-     * charge's second release does nothing).
-     */
     /** Trackers still linked: charges held by an object and not yet released or reclaimed (for tests). */
     int trackersLinked() {
         int n = 0;
@@ -177,6 +172,11 @@ public final class MemoryBudget {
         return n;
     }
 
+    /**
+     * Unlinked, a tracker is collected without ever being enqueued; not cleared, as clearing a reference is a native
+     * call that cost more than the rest of the bookkeeping (should it still be enqueued, its charge's second release
+     * does nothing).
+     */
     private static void forget(Tracker t) {
         t.list.remove(t);
     }
@@ -184,7 +184,7 @@ public final class MemoryBudget {
     private static final class Tracker extends PhantomReference<Object> {
         final Charge charge;
         final TrackerList list;
-        /** Guarded by {@code list}. */
+        // previous, next and linked: guarded by list
         Tracker previous;
         Tracker next;
         boolean linked;

@@ -115,7 +115,8 @@ final class PrometheusText {
         }
         sample(out, name + "_bucket", "le=\"+Inf\"", cumulative[cumulative.length - 1]);
         out.append(name).append("_sum ").append(recorder.sumSeconds()).append('\n');
-        sample(out, name + "_count", null, recorder.count());
+        // The same read as +Inf: samples recorded meanwhile must not make the count differ from it.
+        sample(out, name + "_count", null, cumulative[cumulative.length - 1]);
     }
 
     private static void header(StringBuilder out, String name, String type, String help) {

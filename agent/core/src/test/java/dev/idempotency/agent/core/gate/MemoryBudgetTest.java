@@ -11,11 +11,13 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Queue;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -182,6 +184,37 @@ class MemoryBudgetTest {
         keptOpen.forEach(MemoryBudget.Charge::release);
         assertEquals(0, budget.trackersLinked());
         assertEquals(0, budget.used());
+        assertNotNull(holder); // alive to the end: a collected holder would have released the kept charges itself
+    }
+
+    @Test
+    void aChargeReleasedByAnotherThreadWhileItIsBeingHeldLeavesNoTrackerBehind() throws Exception {
+        MemoryBudget budget = new MemoryBudget(1 << 20);
+        Object holder = new Object();
+        BlockingQueue<MemoryBudget.Charge> handedOver = new LinkedBlockingQueue<>();
+        int charges = 200_000;
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> holding = threads.submit(() -> {
+                for (int i = 0; i < charges; i++) {
+                    MemoryBudget.Charge c = budget.admit(1);
+                    handedOver.add(c); // the other thread may release it before, during or after heldBy
+                    c.heldBy(holder);
+                }
+                return null;
+            });
+            Future<?> releasing = threads.submit(() -> {
+                for (int i = 0; i < charges; i++) handedOver.take().release();
+                return null;
+            });
+            holding.get(60, TimeUnit.SECONDS);
+            releasing.get(60, TimeUnit.SECONDS);
+        } finally {
+            threads.shutdownNow();
+        }
+        assertEquals(0, budget.trackersLinked());
+        assertEquals(0, budget.used());
+        assertNotNull(holder);
     }
 
     @Test

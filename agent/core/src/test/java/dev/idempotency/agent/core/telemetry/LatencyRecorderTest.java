@@ -28,6 +28,23 @@ class LatencyRecorderTest {
     }
 
     @Test
+    void everyBoundHoldsItselfAndNothingAboveIt() {
+        for (int i = 0; i < LatencyRecorder.BOUNDS.length; i++) {
+            long bound = java.math.BigDecimal.valueOf(LatencyRecorder.BOUNDS[i]).movePointRight(9).longValueExact();
+            LatencyRecorder recorder = new LatencyRecorder();
+            recorder.record(bound);
+            recorder.record(bound + 1);
+            long[] cumulative = recorder.cumulativeBuckets();
+            if (i > 0) assertEquals(0, cumulative[i - 1], "below " + LatencyRecorder.BOUNDS[i]);
+            assertEquals(1, cumulative[i], "at " + LatencyRecorder.BOUNDS[i] + " s");
+            assertEquals(2, cumulative[i + 1], "the next bucket takes " + (bound + 1) + " ns");
+        }
+        LatencyRecorder negative = new LatencyRecorder();
+        negative.record(-1); // a clock that went back: the first bucket, never an error
+        assertEquals(1, negative.cumulativeBuckets()[0]);
+    }
+
+    @Test
     void theRecentQuantilesComeFromTheLast1024SamplesOnly() {
         LatencyRecorder recorder = new LatencyRecorder();
         assertEquals(0.0, recorder.recentQuantileMillis(0.5));
