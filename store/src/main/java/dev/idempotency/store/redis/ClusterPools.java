@@ -5,6 +5,7 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisClusterInfoCache;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
@@ -147,10 +148,21 @@ final class ClusterPools implements RedisNodes {
         }
     }
 
-    /** Each node's pool drops its idle connections. */
+    /** The pool of that node drops its idle connections; all pools do when the node is not known (no slot map). */
     @Override
-    public void dropIdle() {
-        provider.getNodes().values().forEach(pool -> pool.clear());
+    public void dropIdle(byte[] key, HostAndPort node) {
+        HostAndPort served = node != null ? node : key == null ? null : provider.getNode(JedisClusterCRC16.getSlot(key));
+        redis.clients.jedis.ConnectionPool pool = served == null ? null
+                : provider.getNodes().get(JedisClusterInfoCache.getNodeKey(served));
+        if (pool != null) pool.clear();
+        else provider.getNodes().values().forEach(redis.clients.jedis.ConnectionPool::clear);
+    }
+
+    @Override
+    public Map<String, Long> connectionsClosed() {
+        Map<String, Long> closed = new java.util.TreeMap<>();
+        provider.getNodes().forEach((node, pool) -> closed.put(node, pool.getDestroyedCount()));
+        return closed;
     }
 
     @Override public boolean cluster() { return true; }

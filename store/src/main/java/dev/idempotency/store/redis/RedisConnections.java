@@ -215,6 +215,11 @@ final class RedisConnections implements AutoCloseable {
         return requests.inUse();
     }
 
+    /** The request pools' connections closed so far, per node: for tests. */
+    java.util.Map<String, Long> requestConnectionsClosed() {
+        return requests.connectionsClosed();
+    }
+
     /** Where the next attempt goes: the master of the key's slot, or the node a MOVED named. */
     private static final class Route {
         final byte[] key;
@@ -249,7 +254,7 @@ final class RedisConnections implements AutoCloseable {
                 if (reconnected) throw unavailable(operation, (JedisException) broken.getCause(), writing);
                 reconnected = true;
                 repeated = true;
-                nodes.dropIdle();
+                nodes.dropIdle(route.key, route.node);
                 nodes.relearnSlots(Math.max(0, deadline - System.nanoTime()));
                 if (System.nanoTime() - deadline > 0) {
                     throw unavailable(operation, (JedisException) broken.getCause(), writing);

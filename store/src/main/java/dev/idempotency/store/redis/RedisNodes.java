@@ -4,6 +4,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Where a store's connections come from: the pool of one server (standalone, or the master Sentinel names now), or a
@@ -26,8 +27,14 @@ interface RedisNodes extends AutoCloseable {
      */
     void relearnSlots(long waitNanos);
 
-    /** Drops the idle connections, most likely closed by the server too after one of them was. */
-    void dropIdle();
+    /**
+     * Drops the idle connections to the node that served {@code key}, or to {@code node} when a redirection named it:
+     * the server most likely closed them too after it closed one (in a Cluster, the other nodes' stay).
+     */
+    void dropIdle(byte[] key, HostAndPort node);
+
+    /** Connections closed so far, per node ("host:port"), idle ones dropped included: for tests. */
+    Map<String, Long> connectionsClosed();
 
     boolean cluster();
 

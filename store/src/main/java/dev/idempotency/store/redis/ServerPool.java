@@ -6,6 +6,7 @@ import redis.clients.jedis.util.Pool;
 
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /** The connections to one server: a standalone one, or the master the sentinels name now ({@link RedisNodes}). */
@@ -27,7 +28,12 @@ final class ServerPool implements RedisNodes {
 
     @Override public void relearnSlots(long waitNanos) { }
 
-    @Override public void dropIdle() { pool.clear(); }
+    @Override public void dropIdle(byte[] key, HostAndPort node) { pool.clear(); }
+
+    @Override
+    public Map<String, Long> connectionsClosed() {
+        return Collections.singletonMap(master.get().toString(), pool.getDestroyedCount());
+    }
 
     @Override public boolean cluster() { return false; }
 

@@ -9,7 +9,9 @@ import dev.idempotency.store.StoredResponse;
 import dev.idempotency.store.testing.Await;
 import dev.idempotency.store.testing.LocalServers;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ClientKillParams;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -103,6 +105,45 @@ class RedisClusterTest {
             assertEquals(3, servers, "doctor looks at each master");
             assertTrue(findings.stream().anyMatch(f -> f.check.equals("cluster")
                     && f.level == RedisDiagnosis.Finding.Level.OK), "the cluster's state is ok");
+        } finally {
+            RedisClusterTestServer.dropPrefix(prefix);
+        }
+    }
+
+    @Test
+    void aConnectionBrokenOnOneMasterLeavesTheOtherMastersPooledConnectionsAlone() throws Exception {
+        String url = RedisClusterTestServer.url();
+        String prefix = RedisTestServer.randomPrefix();
+        try (RedisIdempotencyStore store = RedisIdempotencyStore.open(settings(url, prefix).build())) {
+            store.checkSchema();
+            // One after another: a pooled connection to every master, idle between the requests.
+            for (int i = 0; i < 64; i++) assertEquals(Outcome.ACQUIRED, store.reserve("t", "warm-" + i, "fp").outcome());
+            List<HostAndPort> masters = store.connections().masters("test");
+            assertEquals(3, masters.size(), "three masters: " + masters);
+            HostAndPort broken = masters.get(0);
+            Map<String, Long> closedBefore = store.connections().requestConnectionsClosed();
+            int killed = 0;
+            try (Jedis admin = new Jedis(broken)) {
+                for (String client : admin.clientList().split("\n")) {
+                    if (!client.contains(" name=idempotency-store ")) continue;
+                    long id = Long.parseLong(client.substring(client.indexOf("id=") + 3, client.indexOf(' ')));
+                    killed += admin.clientKill(ClientKillParams.clientKillParams().id(Long.toString(id))) > 0 ? 1 : 0;
+                }
+            }
+            assertTrue(killed > 0, "the store's connections to " + broken + " were closed by the server");
+            // Every master again: the requests on the closed connections are sent again on new ones.
+            for (int i = 0; i < 64; i++) assertEquals(Outcome.ACQUIRED, store.reserve("t", "after-" + i, "fp").outcome());
+            Map<String, Long> closedAfter = store.connections().requestConnectionsClosed();
+            for (HostAndPort master : masters) {
+                String node = master.toString();
+                long closed = closedAfter.get(node) - closedBefore.getOrDefault(node, 0L);
+                if (master.equals(broken)) {
+                    assertTrue(closed >= 1, "the broken connections to " + node + " were closed: " + closedAfter);
+                } else {
+                    assertEquals(0, closed, "the idle connections to " + node + ", which the server kept, were kept: "
+                            + closedBefore + " then " + closedAfter);
+                }
+            }
         } finally {
             RedisClusterTestServer.dropPrefix(prefix);
         }
