@@ -151,7 +151,8 @@ final class ClusterPools implements RedisNodes {
     /** The pool of that node drops its idle connections; all pools do when the node is not known (no slot map). */
     @Override
     public void dropIdle(byte[] key, HostAndPort node) {
-        HostAndPort served = node != null ? node : key == null ? null : provider.getNode(JedisClusterCRC16.getSlot(key));
+        HostAndPort served = node;
+        if (served == null && key != null) served = provider.getNode(JedisClusterCRC16.getSlot(key));
         redis.clients.jedis.ConnectionPool pool = served == null ? null
                 : provider.getNodes().get(JedisClusterInfoCache.getNodeKey(served));
         if (pool != null) pool.clear();
