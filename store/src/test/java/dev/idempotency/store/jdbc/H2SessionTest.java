@@ -60,9 +60,21 @@ class H2SessionTest {
             cycles(store, "warm", response);
             // Each new session runs its settings' SETs once: measure once both pools hold their idle minimum (two and one).
             Await.until("the store's pools filled", Duration.ofSeconds(10), () -> sessions(observer), n -> n >= 2 + 1 + 1);
-            long before = metadataVersion(observer);
-            cycles(store, "measured", response);
-            assertEquals(before, metadataVersion(observer), "a statement of the store changed the version every session's cache is checked against");
+            // Up to three windows of 20 cycles: a statement of the store would change the version in every one, while
+            // a session the pools open meanwhile (its SETs) or the store's housekeeping changes it once (seen in CI on
+            // a loaded machine: 13 then 16, one new session's three SETs).
+            StringBuilder windows = new StringBuilder();
+            for (int window = 0; window < 3; window++) {
+                long before = metadataVersion(observer);
+                int sessionsBefore = sessions(observer);
+                cycles(store, "measured-" + window + "-", response);
+                long after = metadataVersion(observer);
+                if (after == before) return;
+                windows.append(" [version ").append(before).append(" then ").append(after).append(", sessions ")
+                        .append(sessionsBefore).append(" then ").append(sessions(observer)).append(']');
+            }
+            throw new AssertionError("a statement of the store changed the version every session's cache is checked "
+                    + "against, in each of three windows:" + windows);
         }
     }
 
