@@ -81,10 +81,15 @@ final class ClusterPools implements RedisNodes {
 
     @Override
     public Jedis borrow(byte[] key) {
-        int slot = JedisClusterCRC16.getSlot(key);
-        HostAndPort node = provider.getNode(slot);
-        if (node == null) return new Jedis(provider.getConnectionFromSlot(slot)); // the client looks for it
+        HostAndPort node = masterOf(key);
+        // None in the map: the client looks for it.
+        if (node == null) return new Jedis(provider.getConnectionFromSlot(JedisClusterCRC16.getSlot(key)));
         return borrow(node);
+    }
+
+    /** The master of {@code key}'s slot in the map learnt last; null when the map names none. */
+    private HostAndPort masterOf(byte[] key) {
+        return provider.getNode(JedisClusterCRC16.getSlot(key));
     }
 
     /**
@@ -151,8 +156,7 @@ final class ClusterPools implements RedisNodes {
     /** The pool of that node drops its idle connections; all pools do when the node is not known (no slot map). */
     @Override
     public void dropIdle(byte[] key, HostAndPort node) {
-        HostAndPort served = node;
-        if (served == null && key != null) served = provider.getNode(JedisClusterCRC16.getSlot(key));
+        HostAndPort served = node != null ? node : key != null ? masterOf(key) : null;
         redis.clients.jedis.ConnectionPool pool = served == null ? null
                 : provider.getNodes().get(JedisClusterInfoCache.getNodeKey(served));
         if (pool != null) pool.clear();
