@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,6 +48,8 @@ final class TimePartitions {
     private final long queryTimeoutNanos;
     private final String lockStatement;
     private final String moveUnknownOut;
+    /** One thread of this JVM makes partitions at a time; fair, see {@link #awaitAnyBeingMade}. */
+    private final ReentrantLock making = new ReentrantLock(true);
 
     TimePartitions(Dialect dialect, String table, Duration width, Duration ttl, int queryTimeoutSeconds, int batchSize) {
         this.dialect = dialect;
@@ -123,7 +126,16 @@ final class TimePartitions {
      * When that lock is not granted within the session's lock timeout, partitions ahead are made by a later round: this
      * fails only when the current partition is still missing.
      */
-    synchronized void createAhead(Connection c) throws SQLException {
+    void createAhead(Connection c) throws SQLException {
+        making.lock();
+        try {
+            createAheadLocked(c);
+        } finally {
+            making.unlock();
+        }
+    }
+
+    private void createAheadLocked(Connection c) throws SQLException {
         long current = currentIndex(c);
         if (missingFrom(c, current).isEmpty()) return;
         try {
@@ -143,9 +155,13 @@ final class TimePartitions {
         }
     }
 
-    /** Returns once no thread of this JVM is in {@link #createAhead} (the same lock). */
-    synchronized void awaitAnyBeingMade() {
-        // nothing to do but to have held the lock
+    /**
+     * Returns once no thread of this JVM is in {@link #createAhead}, nor queued for it before this call: the lock is
+     * fair, so a caller just refused cannot take it back ahead of one already waiting to try again.
+     */
+    void awaitAnyBeingMade() {
+        making.lock();
+        making.unlock();
     }
 
     /** The partitions from {@code current} to {@link #AHEAD} beyond it that do not exist. */
