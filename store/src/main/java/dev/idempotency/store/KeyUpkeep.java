@@ -1,6 +1,8 @@
 package dev.idempotency.store;
 
 import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
 import java.util.function.IntConsumer;
 
 /**
@@ -13,6 +15,14 @@ import java.util.function.IntConsumer;
 public interface KeyUpkeep {
     /** Connects and checks the store is ready as configured (its schema, for a database); throws what it finds wrong. */
     void checkSchema();
+
+    /**
+     * What the last {@link #checkSchema} found that does not stop the store but that its operator should know (a Redis
+     * that forgets its keys on a restart, say), one sentence each; empty when nothing.
+     */
+    default List<String> cautions() {
+        return Collections.emptyList();
+    }
 
     /** The store's kind as the start-up line names it (for example {@code PostgreSQL}). */
     String dialectName();

@@ -27,6 +27,7 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -130,6 +131,12 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public StoreSettings settings() { return settings; }
 
     @Override public String dialectName() { return dialect.name(); }
+
+    @Override
+    public List<String> cautions() {
+        String caution = dialect.caution(settings.url());
+        return caution == null ? Collections.<String>emptyList() : Collections.singletonList(caution);
+    }
 
     /** Connects and applies the schema mode now, instead of on first use. */
     @Override

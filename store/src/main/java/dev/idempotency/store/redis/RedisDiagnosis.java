@@ -5,7 +5,6 @@ import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -95,9 +94,9 @@ public final class RedisDiagnosis {
         String prefix = endpoint.cluster() ? where + ": " : "";
         int before = findings.size();
         eviction(RedisStoreCheck.evictionPolicy(redis.info("memory")));
-        persistence(RedisStoreCheck.fields(redis.info("persistence")), config(redis, "appendfsync"),
-                config(redis, "save"));
-        replicas(replication, settings.replicaAcks(), config(redis, "min-replicas-to-write"));
+        persistence(RedisStoreCheck.fields(redis.info("persistence")), RedisStoreCheck.config(redis, "appendfsync"),
+                RedisStoreCheck.config(redis, "save"));
+        replicas(replication, settings.replicaAcks(), RedisStoreCheck.config(redis, "min-replicas-to-write"));
         for (int i = before; i < findings.size(); i++) {
             Finding f = findings.get(i);
             findings.set(i, new Finding(f.level, f.check, prefix + f.message));
@@ -129,20 +128,14 @@ public final class RedisDiagnosis {
     }
 
     private void persistence(Map<String, String> info, String appendfsync, String save) {
-        boolean aof = "1".equals(info.get("aof_enabled"));
-        boolean rdb = save != null && !save.trim().isEmpty();
-        if (aof) {
-            add(OK, "persistence", "append-only file on, "
-                    + "appendfsync " + (appendfsync == null ? "not readable (CONFIG GET refused)" : appendfsync)
-                    + ("always".equals(appendfsync) ? ""
-                    : ": a crash of the host can lose up to the last second of keys"));
-        } else if (rdb) {
-            add(WARN, "persistence", "RDB snapshots only (save " + save.trim() + "): a restart loses "
-                    + "every key written since the last snapshot, and their retries run again -> appendonly yes");
-        } else {
-            add(WARN, "persistence", (save == null ? "appendonly off (snapshots not readable)" : "no "
-                    + "persistence") + ": a restart forgets every key, and their retries run again -> appendonly yes");
+        String caution = RedisStoreCheck.persistenceCaution(info, save);
+        if (caution != null) {
+            add(WARN, "persistence", caution);
+            return;
         }
+        add(OK, "persistence", "append-only file on, "
+                + "appendfsync " + (appendfsync == null ? "not readable (CONFIG GET refused)" : appendfsync)
+                + ("always".equals(appendfsync) ? "" : ": a crash of the host can lose up to the last second of keys"));
     }
 
     private void replicas(Map<String, String> replication, int replicaAcks, String minReplicasToWrite) {
@@ -184,15 +177,6 @@ public final class RedisDiagnosis {
     }
 
     /** A configuration value, or null where the server refuses CONFIG (an ACL, a managed service). */
-    private static String config(Jedis redis, String name) {
-        try {
-            Map<String, String> values = redis.configGet(name);
-            return values.get(name);
-        } catch (JedisDataException refused) {
-            return null;
-        }
-    }
-
     private static int number(String text) {
         try {
             return text == null ? 0 : Integer.parseInt(text);

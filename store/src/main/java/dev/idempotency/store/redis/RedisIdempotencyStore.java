@@ -24,6 +24,7 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -61,6 +62,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     private final byte[] retention;
     private final ReplicaAcknowledgement replicas;
     private volatile byte[] installationSecret;
+    /** What the last check found worth an operator's attention (see {@link #cautions}). */
+    private volatile List<String> cautions = Collections.emptyList();
     /**
      * Set by a sweep that found a master which may evict keys (one added or promoted since start-up, or reconfigured),
      * cleared by the next that finds none: reservations are refused meanwhile, as the store refuses to start on one.
@@ -100,8 +103,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     @Override
     public void checkSchema() {
-        RedisStoreCheck.check(connections, settings, layout, endpoint);
+        cautions = RedisStoreCheck.check(connections, settings, layout, endpoint);
     }
+
+    @Override public List<String> cautions() { return cautions; }
 
     @Override
     public Reservation reserve(String scope, String key, String fingerprint) {

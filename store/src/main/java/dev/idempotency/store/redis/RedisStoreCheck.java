@@ -7,8 +7,13 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.SetParams;
 
+import redis.clients.jedis.exceptions.JedisDataException;
+
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,6 +26,9 @@ import java.util.Map;
  * evicted key from a new one. Under {@code noeviction} a full server refuses writes ({@code OOM}), which the store
  * turns into a 503.
  *
+ * <p>Persistence is the operator's to choose, so a master that would forget its keys on a restart (no append-only file)
+ * is a caution the agent logs at start-up, not a refusal: a cache-like Redis may be a deliberate choice.
+ *
  * <p>The layout marker records the key layout ({@link KeyLayout#VERSION}): schema mode {@code create} writes it when
  * absent, {@code validate} requires it, and both refuse a prefix written by another layout; {@code none} checks only
  * that the server answers.
@@ -29,15 +37,23 @@ final class RedisStoreCheck {
     private RedisStoreCheck() {
     }
 
-    static void check(RedisConnections connections, StoreSettings settings, KeyLayout layout,
+    /** Throws what forbids keeping keys on the server; returns what an operator should know (the cautions). */
+    static List<String> check(RedisConnections connections, StoreSettings settings, KeyLayout layout,
             RedisEndpoint endpoint) {
+        List<String> cautions = new ArrayList<>();
         for (HostAndPort master : connections.masters("check the store")) {
-            connections.onMaster("check the store", master, redis -> {
+            String caution = connections.onMaster("check the store", master, redis -> {
                 checkServer(redis, settings, endpoint, master);
-                return null;
+                return persistenceCaution(fields(redis.info("persistence")), config(redis, "save"));
             });
+            if (caution != null) cautions.add("Redis at " + where(endpoint, master) + ": " + caution);
         }
-        if (settings.schemaMode() == SchemaMode.NONE) return;
+        if (settings.schemaMode() != SchemaMode.NONE) checkLayout(connections, settings, layout, endpoint);
+        return Collections.unmodifiableList(cautions);
+    }
+
+    private static void checkLayout(RedisConnections connections, StoreSettings settings, KeyLayout layout,
+            RedisEndpoint endpoint) {
         byte[] marker = connections.background("check the store", layout.layoutMarker(), redis -> {
             if (settings.schemaMode() == SchemaMode.CREATE) {
                 redis.set(layout.layoutMarker(), KeyLayout.bytes(KeyLayout.VERSION), SetParams.setParams().nx());
@@ -95,6 +111,30 @@ final class RedisStoreCheck {
                 + " has maxmemory-policy " + (policy == null ? "that it does not report (INFO memory)" : "'" + policy + "'")
                 + ": it may evict idempotency keys, and a retry of an evicted key runs again. Set "
                 + "'maxmemory-policy noeviction' (a full server then refuses writes and the store answers 503)";
+    }
+
+    /**
+     * What a restart of a server with these persistence settings ({@code INFO persistence}, and {@code CONFIG GET
+     * save}, null when refused) would lose, or null with an append-only file. Its fsync policy is the operator's
+     * trade-off, which {@code doctor} describes.
+     */
+    static String persistenceCaution(Map<String, String> info, String save) {
+        if ("1".equals(info.get("aof_enabled"))) return null;
+        if (save != null && !save.trim().isEmpty()) {
+            return "RDB snapshots only (save " + save.trim() + "): a restart loses every key written since the last "
+                    + "snapshot, and their retries run again -> appendonly yes";
+        }
+        return (save == null ? "appendonly off (snapshots not readable)" : "no persistence")
+                + ": a restart forgets every key, and their retries run again -> appendonly yes";
+    }
+
+    /** A configuration value; null where {@code CONFIG} is refused (renamed or forbidden, as managed services do). */
+    static String config(Jedis redis, String name) {
+        try {
+            return redis.configGet(name).get(name);
+        } catch (JedisDataException refused) {
+            return null;
+        }
     }
 
     /** The master named once: a standalone server's URL already says which it is. */

@@ -39,6 +39,11 @@ public abstract class Dialect {
     /** Short name, also the base name of the shipped DDL resource. */
     public abstract String name();
 
+    /** What an operator of a store at this URL should know (see {@code KeyUpkeep.cautions}), or null. */
+    public String caution(String url) {
+        return null;
+    }
+
     /** The JDBC driver class this store instantiates directly (never through DriverManager). */
     public abstract String driverClassName();
 

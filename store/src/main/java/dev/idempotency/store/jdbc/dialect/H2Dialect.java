@@ -33,6 +33,13 @@ final class H2Dialect extends Dialect {
 
     private static final int IN_PLACE_LOB_BYTES = 4096;
 
+    @Override
+    public String caution(String url) {
+        if (!inMemory(url)) return null;
+        return "an H2 database in memory forgets every key when its JVM stops, and the retries of those requests then"
+                + " run again -> a database on file (jdbc:h2:file:...) or a server";
+    }
+
     /** jdbc:h2:mem:…, or an in-memory database of an H2 server (jdbc:h2:tcp://host/mem:…). */
     private static boolean inMemory(String url) {
         String u = url.toLowerCase(Locale.ROOT);

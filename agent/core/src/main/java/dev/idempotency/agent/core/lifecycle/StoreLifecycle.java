@@ -164,6 +164,7 @@ public final class StoreLifecycle {
         Housekeeper.start(opened, sweepInterval, metrics::leasesExpired, metrics::storeReachable);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAfterRunningRequests(opened, heartbeat), "idempotency-agent-shutdown"));
         AgentLog.info("store open: " + opened.dialectName() + " " + settings.redactedUrl() + ", table " + settings.table());
+        for (String caution : opened.cautions()) AgentLog.warn("store: " + caution);
         store = opened;
         return opened;
     }
