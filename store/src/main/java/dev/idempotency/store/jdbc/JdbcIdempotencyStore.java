@@ -10,7 +10,6 @@ import dev.idempotency.store.OwnershipToken;
 import dev.idempotency.store.Reservation;
 import dev.idempotency.store.SchemaMode;
 import dev.idempotency.store.StoreConfigurationException;
-import dev.idempotency.store.StoreDataException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoredResponse;
 import dev.idempotency.store.jdbc.BatchedWrites.Candidate;
@@ -20,10 +19,7 @@ import dev.idempotency.store.jdbc.StoreConnections.Sent;
 import dev.idempotency.store.jdbc.dialect.Dialect;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -53,7 +49,6 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private static final int RENEW_CHUNK = 200;
     /** Most writes one group commit carries: bounds the statement's size and the time its first caller waits. */
     private static final int MAX_GROUP = 64;
-    private static final int SECRET_BYTES = 32;
     /** One connection for housekeeping, one always left for the heartbeat's renewals. */
     private static final int BACKGROUND_POOL_SIZE = 2;
 
@@ -69,7 +64,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private volatile boolean schemaReady;
     /** Whether the effect table exists to be purged (under {@link ExpiredLeasePolicy#TRANSACTION} it must). */
     private final boolean markedEffects;
-    private volatile byte[] installationSecret;
+    private final InstallationSecret secret;
     private final WriteLoad writeLoad;
     /** Keys completed or replayed here lately: their retries read the key first ({@link RecentlyCompleted}). */
     private final RecentlyCompleted recent = new RecentlyCompleted();
@@ -99,6 +94,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             if (!schemaReady) ensureSchema(c);
         });
         this.statements = new JdbcStatements(dialect, settings.queryTimeout());
+        this.secret = new InstallationSecret(connections, statements, dialect, sql, settings.table());
         this.rows = new KeyRows(dialect, settings.table());
         this.expiredKeys = new ExpiredKeys(settings, dialect, sql, connections, statements, partitions, markedEffects);
         this.rounds = new ReservationRounds(settings, dialect, sql, statements, rows, partitions, expiredKeys);
@@ -264,32 +260,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     @Override
     public byte[] installationSecret() {
-        byte[] known = installationSecret;
-        if (known == null) {
-            known = connections.repeatably("read the installation secret", this::readOrCreateSecret);
-            installationSecret = known;
-        }
-        return known.clone();
-    }
-
-    /** Insert-if-absent, then read: nodes racing on first use all read the one secret that got in. */
-    private byte[] readOrCreateSecret(Connection c) throws SQLException {
-        byte[] candidate = new byte[SECRET_BYTES];
-        new SecureRandom().nextBytes(candidate);
-        try {
-            statements.update(c, sql.insertSecret, candidate);
-        } catch (SQLException e) {
-            if (!dialect.isDuplicateKey(e)) throw e;
-        }
-        try (PreparedStatement ps = statements.prepare(c, sql.selectSecret); ResultSet rs = ps.executeQuery()) {
-            byte[] secret = rs.next() ? rs.getBytes(1) : null;
-            if (secret == null || secret.length != SECRET_BYTES) {
-                throw new StoreDataException("the installation secret in table '" + settings.table() + "_secret' is "
-                        + (secret == null ? "missing" : secret.length + " bytes long") + ", expected " + SECRET_BYTES
-                        + " bytes; delete its row and every node will agree on a new one", null);
-            }
-            return secret;
-        }
+        return secret.get();
     }
 
     /** Connections of the request pool lent out now (not the background pool's). */

@@ -110,7 +110,7 @@ final class ClusterPools implements RedisNodes {
         try {
             return new Jedis(provider.getConnection(node));
         } catch (JedisException e) {
-            if (!RedisConnections.poolExhausted(e)) unreachable.put(node, System.nanoTime());
+            if (!RedisFailures.poolExhausted(e)) unreachable.put(node, System.nanoTime());
             throw e;
         }
     }

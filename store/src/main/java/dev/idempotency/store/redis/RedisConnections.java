@@ -1,7 +1,6 @@
 package dev.idempotency.store.redis;
 
 import dev.idempotency.store.OwnershipToken;
-import dev.idempotency.store.StoreDataException;
 import dev.idempotency.store.StoreException;
 import dev.idempotency.store.StoreSettings;
 import dev.idempotency.store.StoreUnavailableException;
@@ -21,7 +20,6 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 import javax.net.ssl.SSLParameters;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,8 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  * sweep, purge, operators), so a busy request path never starves the heartbeat; in a Cluster, pools of that size per
  * node. Every piece of work names the key whose slot it touches, so that in a Cluster it runs on that slot's master.
  * Connecting waits at most the connect timeout, for a free connection too; a command's answer at most the query
- * timeout. Every client failure becomes a {@link StoreException}: {@link StoreUnavailableException} when the server is
- * away, slow or refusing writes.
+ * timeout. Every client failure becomes a {@link StoreException} ({@link RedisFailures}): {@link
+ * StoreUnavailableException} when the server is away, slow or refusing writes.
  */
 final class RedisConnections implements AutoCloseable {
     private static final int BACKGROUND_POOL_SIZE = 2;
@@ -80,12 +78,14 @@ final class RedisConnections implements AutoCloseable {
     }
 
     private final RedisEndpoint endpoint;
+    private final RedisFailures failures;
     private final long queryTimeoutNanos;
     private final RedisNodes requests;
     private final RedisNodes background;
 
     RedisConnections(RedisEndpoint endpoint, StoreSettings settings) {
         this.endpoint = endpoint;
+        this.failures = new RedisFailures(endpoint);
         this.queryTimeoutNanos = settings.queryTimeout().toNanos();
         JedisClientConfig client = clientConfig(endpoint, settings.connectTimeout(), settings.queryTimeout());
         this.requests = nodes(endpoint, settings.poolSize(), settings, client);
@@ -111,7 +111,7 @@ final class RedisConnections implements AutoCloseable {
                 return new ClusterPools(seeds, client, poolConfig(size, settings.connectTimeout()));
             } catch (JedisException e) {
                 throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: no seed node "
-                        + "told the Cluster's slots: " + describe(e), e);
+                        + "told the Cluster's slots: " + RedisFailures.describe(e), e);
             }
         }
         if (!endpoint.viaSentinel()) {
@@ -132,7 +132,7 @@ final class RedisConnections implements AutoCloseable {
             return new ServerPool(pool, pool::getCurrentHostMaster);
         } catch (JedisException e) {
             throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: no sentinel named "
-                    + "the master '" + endpoint.masterName + "': " + describe(e), e);
+                    + "the master '" + endpoint.masterName + "': " + RedisFailures.describe(e), e);
         }
     }
 
@@ -195,7 +195,7 @@ final class RedisConnections implements AutoCloseable {
             return background.masters();
         } catch (JedisException e) {
             throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: cannot tell its "
-                    + "masters for " + operation + ": " + describe(e), e);
+                    + "masters for " + operation + ": " + RedisFailures.describe(e), e);
         }
     }
 
@@ -207,7 +207,7 @@ final class RedisConnections implements AutoCloseable {
             return attempt(background, operation, route, null, (redis, repeated) -> work.on(redis), false);
         } catch (BrokenConnection | Redirected | NoConnection e) {
             throw new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during " + operation
-                    + " on " + master + ": " + describe(e.getCause()), e.getCause());
+                    + " on " + master + ": " + RedisFailures.describe(e.getCause()), e.getCause());
         }
     }
 
@@ -251,13 +251,13 @@ final class RedisConnections implements AutoCloseable {
             try {
                 return attempt(nodes, operation, route, writing, work, repeated);
             } catch (BrokenConnection broken) {
-                if (reconnected) throw unavailable(operation, (JedisException) broken.getCause(), writing);
+                if (reconnected) throw failures.unavailable(operation, (JedisException) broken.getCause(), writing);
                 reconnected = true;
                 repeated = true;
                 nodes.dropIdle(route.key, route.node);
                 nodes.relearnSlots(Math.max(0, deadline - System.nanoTime()));
                 if (System.nanoTime() - deadline > 0) {
-                    throw unavailable(operation, (JedisException) broken.getCause(), writing);
+                    throw failures.unavailable(operation, (JedisException) broken.getCause(), writing);
                 }
                 route = new Route(key);
             } catch (NoConnection none) {
@@ -265,8 +265,9 @@ final class RedisConnections implements AutoCloseable {
                 // not for a pool with no free connection (busy, not gone), nor a node just found away.
                 // Sent before on a connection that broke: the first sending may have gone in.
                 JedisException cause = (JedisException) none.getCause();
-                if (reconnected || !nodes.cluster() || poolExhausted(cause) || cause instanceof NodeUnreachable) {
-                    throw cannotConnect(operation, none, repeated ? writing : null);
+                if (reconnected || !nodes.cluster() || RedisFailures.poolExhausted(cause)
+                        || cause instanceof NodeUnreachable) {
+                    throw failures.cannotConnect(operation, none.getCause(), repeated ? writing : null);
                 }
                 reconnected = true;
                 nodes.relearnSlots(Math.max(0, deadline - System.nanoTime()));
@@ -319,87 +320,14 @@ final class RedisConnections implements AutoCloseable {
         } catch (JedisRedirectionException e) {
             throw new Redirected(e);
         } catch (JedisDataException e) {
-            if (nodes.cluster() && inMigration(String.valueOf(e.getMessage()))) throw new Redirected(e);
-            throw refused(operation, e);
+            if (nodes.cluster() && RedisFailures.inMigration(String.valueOf(e.getMessage()))) throw new Redirected(e);
+            throw failures.refused(operation, e);
         } catch (JedisConnectionException e) {
-            if (!timedOut(e)) throw new BrokenConnection(e);
-            throw unavailable(operation, e, writing);
+            if (!RedisFailures.timedOut(e)) throw new BrokenConnection(e);
+            throw failures.unavailable(operation, e, writing);
         } catch (JedisException e) {
-            throw unavailable(operation, e, writing);
+            throw failures.unavailable(operation, e, writing);
         }
-    }
-
-    /**
-     * A slot's keys split between two nodes while it migrates: TRYAGAIN for a command's declared keys; for a key a
-     * per-bucket script reads without declaring it (a key hash found through an index), the script stops with an
-     * error at that key. ASK is not followed: ASKING covers one command, and a script run on the importing node would
-     * read the hashes not moved yet as missing. Either way the work is tried again once the migration moved on; a
-     * per-bucket script's earlier deletions stand, and it finds them done.
-     */
-    private static boolean inMigration(String message) {
-        return message.startsWith("TRYAGAIN") || message.contains("access a non local key");
-    }
-
-    private StoreUnavailableException cannotConnect(String operation, NoConnection none, OwnershipToken writing) {
-        return new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable: cannot connect for "
-                + operation + ": " + describe(none.getCause()), none.getCause(), writing);
-    }
-
-    /** Sent, and no answer (timeout, broken connection): the write may have happened. */
-    private StoreUnavailableException unavailable(String operation, JedisException e, OwnershipToken writing) {
-        return new StoreUnavailableException("idempotency store (" + endpoint + ") unavailable during " + operation
-                + ": " + describe(e), e, writing);
-    }
-
-    /** No free connection in the pool within the connect timeout: the store is busy, not away. */
-    static boolean poolExhausted(Throwable e) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof java.util.NoSuchElementException) return true;
-        }
-        return false;
-    }
-
-    private static boolean timedOut(Throwable e) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof SocketTimeoutException) return true;
-        }
-        return false;
-    }
-
-    /** The server answered with an error: nothing was written (a script's error aborts it before any write). */
-    private StoreException refused(String operation, JedisDataException e) {
-        String message = String.valueOf(e.getMessage());
-        String code = message.contains(" ") ? message.substring(0, message.indexOf(' ')) : message;
-        switch (code) {
-            case "OOM": // maxmemory reached under noeviction: writes refused until memory is freed
-            case "READONLY": // a replica, or a master demoted by a failover
-            case "LOADING":
-            case "BUSY":
-            case "MASTERDOWN":
-            case "MISCONF": // persistence failing with stop-writes-on-bgsave-error
-            case "NOREPLICAS": // min-replicas-to-write unmet
-            case "CLUSTERDOWN":
-            case "TRYAGAIN":
-            case "NOAUTH":
-            case "WRONGPASS":
-            case "NOPERM":
-                return new StoreUnavailableException("idempotency store (" + endpoint + ") refused " + operation
-                        + ": " + message, e);
-            default:
-                return new StoreDataException("idempotency store (" + endpoint + ") failed " + operation + ": "
-                        + message
-                        + " (a key of another shape under the store's prefix?)", e);
-        }
-    }
-
-    /** The failure and those of its causes that add something (clients often repeat a cause's message as their own). */
-    static String describe(Throwable e) {
-        StringBuilder s = new StringBuilder(String.valueOf(e.getMessage()));
-        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
-            String m = c.getMessage();
-            if (m == null || !s.toString().contains(m)) s.append(" (").append(c).append(')');
-        }
-        return s.toString();
     }
 
     @Override
