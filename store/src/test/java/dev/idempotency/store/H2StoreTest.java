@@ -21,7 +21,7 @@ class H2StoreTest extends TransactionRecoveryContract {
 
     @Test
     void aDatabaseOnFileIsNoCaution() {
-        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(StoreSettings.builder().url(url()).build())) {
+        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings().build())) {
             store.checkSchema();
             assertEquals(List.of(), store.cautions());
         }
@@ -30,7 +30,7 @@ class H2StoreTest extends TransactionRecoveryContract {
     @Test
     void aDatabaseInMemoryIsACautionThatARestartForgetsEveryKey() {
         String inMemory = "jdbc:h2:mem:caution-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1";
-        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(StoreSettings.builder().url(inMemory).build())) {
+        try (JdbcIdempotencyStore store = JdbcIdempotencyStore.open(settings().url(inMemory).build())) {
             store.checkSchema();
             List<String> cautions = store.cautions();
             assertEquals(1, cautions.size(), cautions.toString());

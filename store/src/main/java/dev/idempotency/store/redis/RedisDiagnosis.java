@@ -94,7 +94,7 @@ public final class RedisDiagnosis {
         String prefix = endpoint.cluster() ? where + ": " : "";
         int before = findings.size();
         eviction(RedisStoreCheck.evictionPolicy(redis.info("memory")));
-        persistence(RedisStoreCheck.fields(redis.info("persistence")), RedisStoreCheck.config(redis, "appendfsync"),
+        persistence(RedisStoreCheck.infoSection(redis, "persistence"), RedisStoreCheck.config(redis, "appendfsync"),
                 RedisStoreCheck.config(redis, "save"));
         replicas(replication, settings.replicaAcks(), RedisStoreCheck.config(redis, "min-replicas-to-write"));
         for (int i = before; i < findings.size(); i++) {
@@ -176,7 +176,6 @@ public final class RedisDiagnosis {
         }
     }
 
-    /** A configuration value, or null where the server refuses CONFIG (an ACL, a managed service). */
     private static int number(String text) {
         try {
             return text == null ? 0 : Integer.parseInt(text);

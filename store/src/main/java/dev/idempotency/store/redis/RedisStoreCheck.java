@@ -31,7 +31,7 @@ import java.util.Map;
  *
  * <p>The layout marker records the key layout ({@link KeyLayout#VERSION}): schema mode {@code create} writes it when
  * absent, {@code validate} requires it, and both refuse a prefix written by another layout; {@code none} checks only
- * that the server answers.
+ * that the server answers and is what the URL says (the cautions are read under every mode: they never refuse).
  */
 final class RedisStoreCheck {
     private RedisStoreCheck() {
@@ -44,7 +44,7 @@ final class RedisStoreCheck {
         for (HostAndPort master : connections.masters("check the store")) {
             String caution = connections.onMaster("check the store", master, redis -> {
                 checkServer(redis, settings, endpoint, master);
-                return persistenceCaution(fields(redis.info("persistence")), config(redis, "save"));
+                return persistenceCaution(infoSection(redis, "persistence"), config(redis, "save"));
             });
             if (caution != null) cautions.add("Redis at " + where(endpoint, master) + ": " + caution);
         }
@@ -114,11 +114,15 @@ final class RedisStoreCheck {
     }
 
     /**
-     * What a restart of a server with these persistence settings ({@code INFO persistence}, and {@code CONFIG GET
-     * save}, null when refused) would lose, or null with an append-only file. Its fsync policy is the operator's
+     * What a restart of a server with these persistence settings ({@code INFO persistence} and {@code CONFIG GET
+     * save}, each null when refused) would lose, or null with an append-only file. Its fsync policy is the operator's
      * trade-off, which {@code doctor} describes.
      */
     static String persistenceCaution(Map<String, String> info, String save) {
+        if (info == null) {
+            return "persistence not readable (INFO persistence refused): without appendonly yes a restart forgets every"
+                    + " key, and their retries run again";
+        }
         if ("1".equals(info.get("aof_enabled"))) return null;
         if (save != null && !save.trim().isEmpty()) {
             return "RDB snapshots only (save " + save.trim() + "): a restart loses every key written since the last "
@@ -126,6 +130,15 @@ final class RedisStoreCheck {
         }
         return (save == null ? "appendonly off (snapshots not readable)" : "no persistence")
                 + ": a restart forgets every key, and their retries run again -> appendonly yes";
+    }
+
+    /** One section of {@code INFO} by field, or null where an ACL refuses that section. */
+    static Map<String, String> infoSection(Jedis redis, String section) {
+        try {
+            return fields(redis.info(section));
+        } catch (JedisDataException refused) {
+            return null;
+        }
     }
 
     /** A configuration value; null where {@code CONFIG} is refused (renamed or forbidden, as managed services do). */

@@ -2,11 +2,13 @@ package dev.idempotency.store.redis;
 
 import dev.idempotency.store.StoreSettings;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
 
 import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -16,7 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RedisPersistenceCautionTest {
 
     private static List<String> cautionsOf(OwnRedis redis) {
-        StoreSettings settings = StoreSettings.builder().url(redis.url()).table(RedisTestServer.randomPrefix())
+        return cautionsOf(redis.url());
+    }
+
+    private static List<String> cautionsOf(String url) {
+        StoreSettings settings = StoreSettings.builder().url(url).table(RedisTestServer.randomPrefix())
                 .connectTimeout(Duration.ofSeconds(2)).queryTimeout(Duration.ofSeconds(2)).build();
         try (RedisIdempotencyStore store = RedisIdempotencyStore.open(settings)) {
             assertTrue(store.cautions().isEmpty(), "nothing is known before the store connected");
@@ -59,6 +65,21 @@ class RedisPersistenceCautionTest {
             List<String> cautions = cautionsOf(redis);
             assertEquals(1, cautions.size(), cautions.toString());
             assertTrue(cautions.get(0).contains("appendonly off (snapshots not readable)"), cautions.get(0));
+        }
+    }
+
+    @Test
+    void aUserRefusedThePersistenceSectionOfInfoStillStartsTheStoreWithACautionThatSaysSo() throws Exception {
+        try (OwnRedis redis = OwnRedis.start("--appendonly", "yes")) {
+            try (Jedis admin = redis.connect()) {
+                // INFO's sections one by one (a deprecated but accepted form): the store's own checks read these two
+                admin.aclSetUser("sections", "on", ">secret", "~*", "&*", "+@all", "-info", "+info|cluster", "+info|memory");
+            }
+            String url = "redis://sections:secret@127.0.0.1:" + redis.port;
+            List<String> cautions = cautionsOf(url);
+            assertEquals(1, cautions.size(), cautions.toString());
+            assertTrue(cautions.get(0).contains("persistence not readable (INFO persistence refused)"), cautions.get(0));
+            assertFalse(cautions.get(0).contains("secret"), cautions.get(0));
         }
     }
 }

@@ -21,7 +21,8 @@ class StoreCautionsTest {
     private static String logOfOpening(String url) {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream before = AgentLog.writeTo(new PrintStream(captured, true));
-        StoreLifecycle lifecycle = new StoreLifecycle(StoreSettings.builder().url(url).build(), Duration.ofMinutes(1),
+        StoreLifecycle lifecycle = new StoreLifecycle(StoreSettings.builder().url(url).connectTimeout(Duration.ofSeconds(15)).build(),
+                Duration.ofMinutes(1),
                 new AgentMetrics());
         try {
             lifecycle.store();
@@ -43,6 +44,7 @@ class StoreCautionsTest {
     void aStoreOnFileOpensWithoutAWarning(@TempDir Path directory) {
         String log = logOfOpening("jdbc:h2:file:" + directory.resolve("keys").toAbsolutePath());
         assertTrue(log.contains("store open: h2"), log);
-        assertFalse(log.contains("WARN"), log);
+        // only the cautions' line: other warnings (a slow first connection, say) are not this test's
+        assertFalse(log.matches("(?s).*WARN[^\\n]*store: .*"), log);
     }
 }
