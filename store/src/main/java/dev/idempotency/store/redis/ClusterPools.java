@@ -2,6 +2,7 @@ package dev.idempotency.store.redis;
 
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
@@ -16,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -157,15 +159,15 @@ final class ClusterPools implements RedisNodes {
     @Override
     public void dropIdle(byte[] key, HostAndPort node) {
         HostAndPort served = node != null ? node : key != null ? masterOf(key) : null;
-        redis.clients.jedis.ConnectionPool pool = served == null ? null
+        ConnectionPool pool = served == null ? null
                 : provider.getNodes().get(JedisClusterInfoCache.getNodeKey(served));
         if (pool != null) pool.clear();
-        else provider.getNodes().values().forEach(redis.clients.jedis.ConnectionPool::clear);
+        else provider.getNodes().values().forEach(ConnectionPool::clear);
     }
 
     @Override
     public Map<String, Long> connectionsClosed() {
-        Map<String, Long> closed = new java.util.TreeMap<>();
+        Map<String, Long> closed = new TreeMap<>();
         provider.getNodes().forEach((node, pool) -> closed.put(node, pool.getDestroyedCount()));
         return closed;
     }
@@ -176,7 +178,7 @@ final class ClusterPools implements RedisNodes {
     @Override
     public int inUse() {
         int inUse = 0;
-        for (redis.clients.jedis.ConnectionPool pool : provider.getNodes().values()) inUse += pool.getNumActive();
+        for (ConnectionPool pool : provider.getNodes().values()) inUse += pool.getNumActive();
         return inUse;
     }
 

@@ -45,15 +45,16 @@ final class RedisFailures {
 
     /** No free connection in the pool within the connect timeout: the store is busy, not away. */
     static boolean poolExhausted(Throwable e) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof java.util.NoSuchElementException) return true;
-        }
-        return false;
+        return causedBy(e, java.util.NoSuchElementException.class);
     }
 
     static boolean timedOut(Throwable e) {
+        return causedBy(e, SocketTimeoutException.class);
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> kind) {
         for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof SocketTimeoutException) return true;
+            if (kind.isInstance(c)) return true;
         }
         return false;
     }
