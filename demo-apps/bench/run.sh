@@ -5,7 +5,9 @@
 # the two statements of a keyed request (pgbench for PostgreSQL, a JDBC loop for MariaDB and for an H2 file of its
 # own); the bar of issue 28, an idempotency filter written by hand (demo-apps/handwritten-filter-war: the same ping
 # behind a javax Filter with its own HikariCP pool and key table, no agent), with new keys on each database and
-# replays on PostgreSQL; and start-up times.
+# replays on PostgreSQL; and start-up times. On request, a second hand-written filter written independently from the
+# same description (demo-apps/handwritten-filter-check-war, series checkfilter-pg and checkfilter-pg-replay): a check
+# that the first is a fair bar.
 # Servers with and without the agent run side by side and are measured in turn at every point, so a machine that
 # slows down during the run slows both. Writes results.md, results.tsv and results.png under RESULTS.
 #
@@ -19,6 +21,7 @@
 #   SERIES=plain,agent-no-key,h2-ceiling,handwritten-h2,agent-h2,pgbench-ceiling,handwritten-pg,agent-pg,
 #          handwritten-pg-replay,agent-pg-replay,mariadb-ceiling,handwritten-mariadb,agent-mariadb,
 #          redis-ceiling,agent-redis,agent-redis-replay   (Redis: the store's two scripts in a client loop as ceiling)
+#          and, only when named: checkfilter-pg,checkfilter-pg-replay (the independent hand-written filter)
 #   REPLAY_KEYS=1000         completed keys the replay series cycles through
 #   PG_HOST/PG_PORT/PG_DB/PG_USER, MARIADB_HOST/MARIADB_PORT/MARIADB_DB/MARIADB_USER, REDIS_HOST/REDIS_PORT,
 #   BENCH_TABLE=bench_agent_keys (also the Redis key prefix),
@@ -56,6 +59,7 @@ BASELINE_AGENT_JAR=${BASELINE_AGENT_JAR:-}
 [[ -n $BASELINE_AGENT_JAR ]] && ALL_SERIES+=,baseline-pg,baseline-mariadb,baseline-redis
 BASELINE_AGENT_OPTS=${BASELINE_AGENT_OPTS:-}
 SERIES=${SERIES:-$ALL_SERIES}
+KNOWN_SERIES=$ALL_SERIES,checkfilter-pg,checkfilter-pg-replay
 REPLAY_KEYS=${REPLAY_KEYS:-1000}
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_DB=${PG_DB:-test} PG_USER=${PG_USER:-postgres}
 REDIS_HOST=${REDIS_HOST:-127.0.0.1} REDIS_PORT=${REDIS_PORT:-6379}
@@ -89,13 +93,15 @@ label() {
     mariadb-ceiling) echo "ceiling: JDBC loop, MariaDB" ;;
     agent-mariadb) echo "agent, new key, MariaDB" ;;
     handwritten-mariadb) echo "hand-written filter, new key, MariaDB" ;;
+    checkfilter-pg) echo "independent hand-written filter, new key, PostgreSQL" ;;
+    checkfilter-pg-replay) echo "independent hand-written filter, replay, PostgreSQL" ;;
     baseline-pg) echo "baseline agent jar, new key, PostgreSQL" ;;
     baseline-mariadb) echo "baseline agent jar, new key, MariaDB" ;;
     baseline-redis) echo "baseline agent jar, new key, Redis" ;;
     redis-ceiling) echo "ceiling: the two scripts, Redis" ;;
     agent-redis) echo "agent, new key, Redis" ;;
     agent-redis-replay) echo "agent, replay, Redis" ;;
-    *) echo "unknown series '$1' (known: $ALL_SERIES)" >&2; exit 2 ;;
+    *) echo "unknown series '$1' (known: $KNOWN_SERIES)" >&2; exit 2 ;;
   esac
 }
 # The ceiling a keyed series is compared with.
@@ -112,10 +118,12 @@ handwritten_of() {
 for s in ${SERIES//,/ }; do label "$s" >/dev/null; done
 wants() { [[ ",$SERIES," == *",$1,"* ]]; }
 wants_any() { local s; for s in "$@"; do wants "$s" && return 0; done; return 1; }
-uses_pg() { wants_any pgbench-ceiling agent-pg agent-pg-replay handwritten-pg handwritten-pg-replay baseline-pg; }
+uses_pg() { wants_any pgbench-ceiling agent-pg agent-pg-replay handwritten-pg handwritten-pg-replay baseline-pg checkfilter-pg; }
 uses_mariadb() { wants_any mariadb-ceiling agent-mariadb handwritten-mariadb baseline-mariadb; }
 uses_redis() { wants_any redis-ceiling agent-redis agent-redis-replay baseline-redis; }
 uses_handwritten() { wants_any handwritten-h2 handwritten-pg handwritten-pg-replay handwritten-mariadb; }
+CHECK_TABLE=${HANDWRITTEN_TABLE}_check
+if wants checkfilter-pg-replay && ! wants checkfilter-pg; then echo "checkfilter-pg-replay needs checkfilter-pg in SERIES" >&2; exit 2; fi
 # A ceiling runs on the table its agent series created.
 if wants pgbench-ceiling && ! wants_any agent-pg agent-pg-replay; then echo "pgbench-ceiling needs agent-pg in SERIES" >&2; exit 2; fi
 if wants agent-redis-replay && ! wants agent-redis; then echo "agent-redis-replay needs agent-redis in SERIES" >&2; exit 2; fi
@@ -180,6 +188,11 @@ if uses_handwritten; then
   cp "$ROOT/demo-apps/handwritten-filter-war/target/handwritten-filter.war" "$HANDWRITTEN_WAR" \
     || { echo "no hand-written filter WAR: build it (run without --no-build)" >&2; exit 1; }
 fi
+CHECK_WAR=$WORK/handwritten-filter-check.war
+if wants checkfilter-pg; then
+  cp "$ROOT/demo-apps/handwritten-filter-check-war/target/handwritten-filter-check.war" "$CHECK_WAR" \
+    || { echo "no independent hand-written filter WAR: build it (run without --no-build)" >&2; exit 1; }
+fi
 if wants_any mariadb-ceiling h2-ceiling redis-ceiling; then
   # The JDBC ceiling is a store benchmark: the drivers, H2 and the store's schema code come with the store's classpath.
   ./mvnw -q -B -pl store test-compile
@@ -207,7 +220,7 @@ free_port() {
   NEXT_PORT=$((NEXT_PORT + 1))
 }
 
-# start_server NAME KIND(plain|agent|handwritten) [JVM option...]: a fresh CATALINA_BASE, then launch; sets STARTUP_MS
+# start_server NAME KIND(plain|agent|baseline|handwritten|checkfilter) [JVM option...]: a fresh CATALINA_BASE, then launch; sets STARTUP_MS
 # (launch to the first 200 from the application). plain and agent serve the payments WAR (agent: with the agent and
 # AGENT_OPTS), handwritten the hand-written filter's WAR; the options (-Dname=value) go to the agent or the filter.
 start_server() {
@@ -234,8 +247,8 @@ start_server() {
       fi
       jvm=("-javaagent:$jar" "$@" "${extra[@]}")
       ;;
-    handwritten)
-      cp "$HANDWRITTEN_WAR" "$base/webapps/shop.war"
+    handwritten | checkfilter)
+      if [[ $kind == handwritten ]]; then cp "$HANDWRITTEN_WAR" "$base/webapps/shop.war"; else cp "$CHECK_WAR" "$base/webapps/shop.war"; fi
       # The filter's -D settings go to catalina.properties (Tomcat makes each a system property): catalina.sh evals
       # CATALINA_OPTS, which would split an H2 URL at its ';'.
       local option
@@ -280,7 +293,7 @@ drop_tables() {
     for t in "$BENCH_TABLE" "${BENCH_TABLE}_baseline"; do
       psql_bench -c "DROP TABLE IF EXISTS $t, ${t}_secret, ${t}_schema, ${t}_effects" 2>&1 | grep -v NOTICE || true
     done
-    psql_bench -c "DROP TABLE IF EXISTS $HANDWRITTEN_TABLE" 2>&1 | grep -v NOTICE || true
+    psql_bench -c "DROP TABLE IF EXISTS $HANDWRITTEN_TABLE, $CHECK_TABLE" 2>&1 | grep -v NOTICE || true
   fi
   if uses_mariadb; then
     local m
@@ -526,6 +539,7 @@ for server in "${needed_servers[@]}"; do
       "-Dhandwritten.idempotency.url=jdbc:h2:file:~/handwritten-idempotency/keys;DB_CLOSE_ON_EXIT=FALSE$HANDWRITTEN_H2_SETTINGS" ;;
     handwritten-pg) start_server handwritten-pg handwritten "-Dhandwritten.idempotency.url=$PG_URL" "-Dhandwritten.idempotency.table=$HANDWRITTEN_TABLE" ;;
     handwritten-mariadb) start_server handwritten-mariadb handwritten "-Dhandwritten.idempotency.url=$MARIADB_URL" "-Dhandwritten.idempotency.table=$HANDWRITTEN_TABLE" ;;
+    checkfilter-pg) start_server checkfilter-pg checkfilter "-Dhandwritten.idempotency.url=$PG_URL" "-Dhandwritten.idempotency.table=$CHECK_TABLE" ;;
   esac
   log "$server on port ${PORT[$server]} (pid ${PID[$server]}), up in $STARTUP_MS ms"
   [[ $server == plain ]] || check_protected "$server"
@@ -536,6 +550,7 @@ for server in "${needed_servers[@]}"; do
 done
 if wants agent-pg-replay; then prewarm_replay_keys agent-pg; fi
 if wants handwritten-pg-replay; then prewarm_replay_keys handwritten-pg; fi
+if wants checkfilter-pg-replay; then prewarm_replay_keys checkfilter-pg; fi
 if wants agent-redis-replay; then prewarm_replay_keys agent-redis; fi
 if wants pgbench-ceiling; then
   # The store benchmark's statements, on the agent's own table (the same indexes and rows).
@@ -571,6 +586,14 @@ median() {
 value() { awk -F'\t' -v s="$1" -v c="$2" -v col="$3" 'NR > 1 && $2 == s && $3 == c {print $col}' "$RAW" | median; }
 sum() { awk -F'\t' -v s="$1" -v c="$2" -v col="$3" 'NR > 1 && $2 == s && $3 == c {t += $col} END {print t + 0}' "$RAW"; }
 median_list() { printf '%s\n' "$@" | median; }
+# ratio_row SERIES OTHER CONNECTIONS: a table row of SERIES over OTHER in req/s, CPU per request and p99 (medians)
+ratio_row() {
+  awk -v s="$(label "$1")" -v c="$3" \
+    -v a="$(value "$1" "$3" 7)" -v b="$(value "$2" "$3" 7)" \
+    -v ca="$(value "$1" "$3" 10)" -v cb="$(value "$2" "$3" 10)" \
+    -v pa="$(value "$1" "$3" 9)" -v pb="$(value "$2" "$3" 9)" \
+    'BEGIN {printf "| %s | %s | %s | %s | %s |\n", s, c, b ? sprintf("%.2f", a / b) : "-", cb ? sprintf("%.2f", ca / cb) : "-", pb ? sprintf("%.2f", pa / pb) : "-"}'
+}
 
 REPORT=$RESULTS/results.md
 handwritten_h2="H2's defaults: commits written to the file up to 500 ms late, where the agent writes each before it returns"
@@ -649,11 +672,23 @@ handwritten_h2="H2's defaults: commits written to the file up to 500 ms late, wh
     for series in "${pairs[@]}"; do
       handwritten=$(handwritten_of "$series")
       for c in "${CONNS[@]}"; do
-        awk -v s="$(label "$series")" -v c="$c" \
-          -v a="$(value "$series" "$c" 7)" -v b="$(value "$handwritten" "$c" 7)" \
-          -v ca="$(value "$series" "$c" 10)" -v cb="$(value "$handwritten" "$c" 10)" \
-          -v pa="$(value "$series" "$c" 9)" -v pb="$(value "$handwritten" "$c" 9)" \
-          'BEGIN {printf "| %s | %s | %s | %s | %s |\n", s, c, b ? sprintf("%.2f", a / b) : "-", cb ? sprintf("%.2f", ca / cb) : "-", pb ? sprintf("%.2f", pa / pb) : "-"}'
+        ratio_row "$series" "$handwritten" "$c"
+      done
+    done
+  fi
+  if wants checkfilter-pg; then
+    echo
+    echo "Against the independent hand-written filter (\`demo-apps/handwritten-filter-check-war\`, written from issue 28's" \
+      "description without sight of the first): ratios of req/s, CPU per request and p99, the series over the independent filter."
+    echo
+    echo "| series | connections | req/s ratio | CPU/request ratio | p99 ratio |"
+    echo "|---|---:|---:|---:|---:|"
+    for series in agent-pg handwritten-pg agent-pg-replay handwritten-pg-replay; do
+      other=checkfilter-pg
+      [[ $series == *-replay ]] && other=checkfilter-pg-replay
+      wants "$series" && wants "$other" || continue
+      for c in "${CONNS[@]}"; do
+        ratio_row "$series" "$other" "$c"
       done
     done
   fi
@@ -677,6 +712,8 @@ handwritten_h2="H2's defaults: commits written to the file up to 500 ms late, wh
     h2_file=${BASE[$name]}/home/.idempotency-agent/store.mv.db
     if [[ $name == handwritten-* ]]; then
       started="no agent, hand-written filter" h2_file=${BASE[$name]}/home/handwritten-idempotency/keys.mv.db
+    elif [[ $name == checkfilter-* ]]; then
+      started="no agent, independent hand-written filter"
     fi
     h2_size=
     [[ $name != startup-* && -e $h2_file ]] && h2_size="; H2 store file $(($(stat -c %s "$h2_file") / 1048576)) MiB at the end"
@@ -692,6 +729,7 @@ handwritten_h2="H2's defaults: commits written to the file up to 500 ms late, wh
   wants_any agent-pg agent-pg-replay && pg_tables+=("$BENCH_TABLE:the agent's, the ceiling's statements included")
   wants_any handwritten-pg handwritten-pg-replay && pg_tables+=("$HANDWRITTEN_TABLE:the hand-written filter's")
   wants baseline-pg && pg_tables+=("${BENCH_TABLE}_baseline:the baseline agent jar's")
+  wants checkfilter-pg && pg_tables+=("$CHECK_TABLE:the independent hand-written filter's")
   for entry in "${pg_tables[@]}"; do
     echo
     echo "PostgreSQL key table \`${entry%%:*}\` at the end (\`pg_stat_user_tables\`, ${entry#*:}):" \
@@ -709,7 +747,7 @@ for series in "${SERIES_LIST[@]}"; do
   # A ceiling is drawn dashed in the colour of the series it bounds.
   case $series in
     plain) color='#404040' ;; agent-no-key) color='#2ca02c' ;; *-h2 | h2-ceiling) color='#1f77b4' ;;
-    agent-pg | handwritten-pg | pgbench-ceiling) color='#ff7f0e' ;; *-pg-replay) color='#9467bd' ;; baseline-pg) color='#8c564b' ;;
+    agent-pg | handwritten-pg | checkfilter-pg | pgbench-ceiling) color='#ff7f0e' ;; *-pg-replay) color='#9467bd' ;; baseline-pg) color='#8c564b' ;;
     baseline-mariadb) color='#ff9896' ;; *-mariadb | mariadb-ceiling) color='#d62728' ;; agent-redis | redis-ceiling) color='#e377c2' ;;
     agent-redis-replay) color='#17becf' ;; baseline-redis) color='#bcbd22' ;;
   esac
@@ -717,6 +755,7 @@ for series in "${SERIES_LIST[@]}"; do
   [[ $series == *ceiling ]] && style="linespoints lw 2 dt 2 pt 6 lc rgb '$color'"
   # The hand-written filter: dotted, open squares, in the colour of the agent series it is the bar for.
   [[ $series == handwritten-* ]] && style="linespoints lw 2 dt 3 pt 4 lc rgb '$color'"
+  [[ $series == checkfilter-* ]] && style="linespoints lw 1 dt 4 pt 12 lc rgb '$color'"
   plots+=("'$data' using 1:2 with $style title '$(label "$series")'")
 done
 terminal="pngcairo size 1200,750 font 'sans,11'"
