@@ -764,7 +764,8 @@ xtics=$(printf '%s,' "${CONNS[@]}")
 gnuplot <<EOF
 set terminal $terminal
 set output '$RESULTS/results.png'
-set title "POST /shop/ping on Tomcat 9, $(nproc) cores, ${SECONDS_PER_POINT} s per point, $(date -u '+%Y-%m-%d') (ceilings dashed, hand-written filter dotted)"
+# Two lines: one is wider than the plot beside the key, and gnuplot cuts it on the left.
+set title "POST /shop/ping on Tomcat 9, $(nproc) cores, ${SECONDS_PER_POINT} s per point, $(date -u '+%Y-%m-%d')\\n(ceilings dashed, hand-written filters dotted)"
 set xlabel 'connections (ceilings: clients)'
 set ylabel 'requests per second'
 set logscale x 2
